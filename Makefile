@@ -1,0 +1,30 @@
+# The two quickstart commands: `make demo` (end-to-end crawl of a generated site into SQLite)
+# and `make test` (the test suite). Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench models clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	cd example_project && ../$(BIN)/python -m demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check scrapy_denoise tests example_project
+	$(BIN)/mypy scrapy_denoise
+
+bench: $(STAMP)
+	$(BIN)/scrapy-denoise bench --out BENCHMARKS.md
+
+clean:
+	rm -rf $(VENV) example_project/demo_site example_project/*.sqlite3*

@@ -1,0 +1,215 @@
+"""The public entry point: one page in, one :class:`Article` or :class:`PageVerdict` out.
+
+``Denoiser.extract`` is exactly the work the Scrapy pipeline does on a page and
+``Denoiser.classify`` exactly the middleware's, so the benchmark measures what the crawl runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import replace
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from .article import Article
+from .document import Document, load_document
+from .language import detect_language
+from .metadata import extract_metadata
+from .methods import Method, create_method
+from .options import DenoiseOptions
+from .page.classifier import PageClassifier
+from .page.verdict import PageVerdict
+
+if TYPE_CHECKING:
+    from .learning import SiteLearner
+    from .store import Store
+
+__all__ = ["Denoiser"]
+
+logger = logging.getLogger(__name__)
+
+_NOT_LEARNING = object()
+
+
+class Denoiser:
+    """Extracts articles and classifies pages, learning each site's boilerplate as it goes.
+
+    ``store`` is where learned site state lives: ``None`` keeps it in memory for this
+    object's lifetime, a database URL (``sqlite:///file.db``, ``postgresql+psycopg://...``)
+    shares it between runs and processes, ``False`` disables site learning entirely (single
+    page methods only).
+    """
+
+    def __init__(
+        self,
+        method: str | None = None,
+        *,
+        store: str | Store | None | bool = None,
+        options: DenoiseOptions | None = None,
+        **overrides: Any,
+    ) -> None:
+        opts = options or DenoiseOptions()
+        if method is not None:
+            overrides["method"] = method
+        if overrides:
+            opts = replace(opts, **overrides)
+        self.options = opts
+        self._method: Method = create_method(opts.method, opts.method_params)
+        self._classifier = PageClassifier(opts.rules)
+        self._learner: SiteLearner | None = None
+        self._owns_store = False
+        if store is not False and (opts.templates or opts.line_stats):
+            self._learner = self._open_learner(store)
+
+    def _open_learner(self, store: str | Store | None | bool) -> SiteLearner:
+        from .learning import SiteLearner
+        from .store import Store
+
+        if store is None or store is True or isinstance(store, str):
+            url = store if isinstance(store, str) else None
+            store_obj = Store.open(url)
+            self._owns_store = True
+        else:
+            store_obj = store
+        return SiteLearner(
+            store_obj,
+            owner=self.options.owner,
+            flush_every=self.options.flush_every,
+            site_prefixes=self.options.site_prefixes,
+        )
+
+    @property
+    def method(self) -> str:
+        return self._method.name
+
+    @property
+    def learner(self) -> SiteLearner | None:
+        return self._learner
+
+    # -- page filter ------------------------------------------------------------------
+
+    def classify(
+        self, body: bytes | str, url: str = "", headers: dict[str, str] | None = None
+    ) -> PageVerdict:
+        """Is this page an article or a noise page (index, list, tag, search, form, ...)?"""
+        return self.classify_document(self.load(body, url, headers))
+
+    def classify_document(self, doc: Document) -> PageVerdict:
+        history = self._learner.page_history(doc.url) if self._learner and doc.url else None
+        return self._classifier.classify(doc, history)
+
+    # -- extraction -------------------------------------------------------------------
+
+    def load(
+        self, body: bytes | str, url: str = "", headers: dict[str, str] | None = None
+    ) -> Document:
+        return load_document(body, url, headers, max_bytes=self.options.max_bytes)
+
+    def extract(
+        self,
+        body: bytes | str,
+        url: str = "",
+        headers: dict[str, str] | None = None,
+        *,
+        learn: bool = True,
+    ) -> Article:
+        """Main text and metadata of one page.
+
+        With ``learn=True`` the page also updates its site's templates, line statistics and
+        fingerprint, unless the page filter judges it a noise page: list and tag pages
+        repeat article text, and learning from them would turn real content into "common
+        noise" (see BENCHMARKS.md, "learning from article pages only").
+        """
+        return self.extract_document(self.load(body, url, headers), learn=learn)
+
+    def extract_document(
+        self, doc: Document, *, learn: bool = True, verdict: PageVerdict | None = None
+    ) -> Article:
+        opts = self.options
+        learner = self._learner
+        if verdict is None:
+            verdict = self.classify_document(doc)
+        learn = learn and not (opts.skip_noise_pages and verdict.is_noise)
+        site = learner.site_key(doc.url) if learner else ""
+        meta = extract_metadata(doc)  # before template removal: bylines may be templates
+        removed_templates = 0
+        if learner is not None and opts.templates and doc.url:
+            if learn:
+                learner.learn_templates(site, doc.root)
+            removed_templates = learner.remove_templates(site, doc.root)
+            if removed_templates:
+                doc.refresh()
+        extraction = self._method.extract(doc)
+        lines = extraction.lines
+        removed_lines = 0
+        if learner is not None and opts.line_stats and doc.url:
+            kept = learner.filter_lines(site, lines, learn=learn)
+            removed_lines = len(lines) - len(kept)
+            lines = kept
+        text = "\n".join(lines)
+        if learner is not None and learn and doc.url:
+            learner.record_fingerprint(doc.url, site, _content_hash(text))
+        return Article(
+            url=doc.url,
+            text=text,
+            title=meta.title,
+            published=meta.published,
+            author=meta.author,
+            lang=detect_language(doc),
+            site=site,
+            method=self._method.name,
+            verdict=verdict,
+            warnings=doc.warnings,
+            removed_templates=removed_templates,
+            removed_lines=removed_lines,
+        )
+
+    def learn(
+        self, body: bytes | str, url: str, headers: dict[str, str] | None = None
+    ) -> PageVerdict:
+        """Update the site's learned state from a page without extracting it."""
+        doc = self.load(body, url, headers)
+        verdict = self.classify_document(doc)
+        learner = self._learner
+        if learner is None or (self.options.skip_noise_pages and verdict.is_noise):
+            return verdict
+        site = learner.site_key(url)
+        if self.options.templates:
+            learner.learn_templates(site, doc.root)
+            if learner.remove_templates(site, doc.root):
+                doc.refresh()
+        lines = self._method.extract(doc).lines
+        if self.options.line_stats:
+            lines = learner.filter_lines(site, lines, learn=True)
+        learner.record_fingerprint(url, site, _content_hash("\n".join(lines)))
+        return verdict
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def flush(self) -> None:
+        if self._learner is not None:
+            self._learner.flush()
+
+    def close(self) -> None:
+        """Write pending learned state; the store is closed when this object opened it."""
+        if self._learner is not None:
+            self._learner.close()
+            if self._owns_store:
+                self._learner.store.close()
+            self._learner = None
+
+    def __enter__(self) -> Denoiser:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _content_hash(text: str) -> str:
+    return hashlib.md5(text.encode("utf-8"), usedforsecurity=False).hexdigest()

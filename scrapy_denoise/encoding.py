@@ -1,0 +1,192 @@
+"""Bytes to text: charset resolution and the character repairs the methods depend on.
+
+Order of evidence follows the HTML standard's sniffing algorithm: BOM, then the HTTP
+``Content-Type`` charset, then ``<meta charset>``/``http-equiv`` in the first bytes, then
+statistical detection. Declared charsets are mapped to the WHATWG superset a browser would
+use (GB2312/GBK -> GB18030, ISO-8859-1/ASCII -> windows-1252), because pages that declare
+the narrow charset routinely contain bytes only the superset defines.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import charset_normalizer
+
+__all__ = ["Decoded", "decode", "normalise_text"]
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# WHATWG "encoding labels" that differ from Python's codec of the same name.
+_SUPERSETS = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "gb_2312-80": "gb18030",
+    "csgb2312": "gb18030",
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "latin-1": "cp1252",
+    "latin1": "cp1252",
+    "l1": "cp1252",
+    "ascii": "cp1252",
+    "us-ascii": "cp1252",
+    "iso-8859-9": "cp1254",
+    "iso-8859-11": "cp874",
+    "tis-620": "cp874",
+    "big5": "big5hkscs",
+    "shift_jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "euc-kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "utf8": "utf-8",
+    "unicode": "utf-8",
+}
+
+_HEADER_CHARSET = re.compile(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9_.:\-]+)""", re.I)
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:\-]+)""", re.I | re.S
+)
+_XML_DECL = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:\-]+)""", re.I)
+_SNIFF_BYTES = 4096
+_DETECT_BYTES = 64 * 1024
+
+# Control characters lxml rejects; NUL bytes in particular turn up in real crawls.
+_BAD_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# C1 controls: almost always cp1252 bytes that went through a latin-1 decode or an
+# ``&#150;``-style numeric reference (browsers map these the same way).
+_C1 = re.compile("[\x80-\x9f]")
+# Arabic presentation forms (A: U+FB50–U+FDFF, B: U+FE70–U+FEFF). Uyghur and Arabic pages
+# encoded with legacy fonts use them; the same word in two forms defeats stop words and
+# line hashes, so they are folded to the base letters (NFKC does exactly that for them).
+_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """A page's text with the evidence used to decode it."""
+
+    text: str
+    encoding: str
+    #: where the encoding came from: ``bom``, ``header``, ``meta``, ``detected`` or ``default``
+    source: str
+    #: share of characters that could not be decoded (replacement characters added)
+    error_rate: float = 0.0
+
+
+def _canonical(label: bytes | str | None) -> str | None:
+    if not label:
+        return None
+    if isinstance(label, bytes):
+        label = label.decode("ascii", "ignore")
+    label = label.strip().strip("\"'").lower()
+    label = _SUPERSETS.get(label, label)
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        return None
+    name = _SUPERSETS.get(name, name)
+    # utf-16 declared inside an 8-bit document is a lie the standard tells us to ignore.
+    if name.startswith("utf-16") or name.startswith("utf-32"):
+        return "utf-8"
+    return name
+
+
+def _from_header(headers: dict[str, str] | None) -> str | None:
+    if not headers:
+        return None
+    for key, value in headers.items():
+        if key.lower() == "content-type" and value:
+            match = _HEADER_CHARSET.search(value.encode("latin-1", "ignore"))
+            if match:
+                return _canonical(match.group(1))
+    return None
+
+
+def _from_markup(head: bytes) -> str | None:
+    match = _XML_DECL.match(head) or _META_CHARSET.search(head)
+    return _canonical(match.group(1)) if match else None
+
+
+def _detect(body: bytes) -> str | None:
+    best = charset_normalizer.from_bytes(body[:_DETECT_BYTES]).best()
+    return _canonical(best.encoding) if best is not None else None
+
+
+def _decode_with(body: bytes, encoding: str) -> tuple[str, float]:
+    text = body.decode(encoding, errors="replace")
+    bad = text.count("\ufffd")
+    return text, (bad / len(text) if text else 0.0)
+
+
+def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
+    """Decode an HTML body the way a browser would, falling back when a declaration lies.
+
+    A declared charset that leaves more than 1 % undecodable characters is treated as wrong
+    and replaced by detection (seen on real pages served as UTF-8 but written in GBK).
+    """
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            text, err = _decode_with(body[len(bom) :], name)
+            return Decoded(text, name, "bom", err)
+    candidates: list[tuple[str, str]] = []
+    header = _from_header(headers)
+    if header:
+        candidates.append((header, "header"))
+    markup = _from_markup(body[:_SNIFF_BYTES])
+    if markup and markup != header:
+        candidates.append((markup, "meta"))
+    best: Decoded | None = None
+    for encoding, source in candidates:
+        text, err = _decode_with(body, encoding)
+        if err <= 0.01:
+            return Decoded(text, encoding, source, err)
+        if best is None or err < best.error_rate:
+            best = Decoded(text, encoding, source, err)
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        detected = _detect(body)
+    else:
+        detected = "utf-8"
+    if detected:
+        text, err = _decode_with(body, detected)
+        if best is None or err < best.error_rate:
+            return Decoded(text, detected, "detected", err)
+    if best is not None:
+        return best
+    text, err = _decode_with(body, "utf-8")
+    return Decoded(text, "utf-8", "default", err)
+
+
+def _fold_c1(match: re.Match[str]) -> str:
+    return match.group(0).encode("latin-1").decode("cp1252", errors="ignore")
+
+
+def _fold_presentation(match: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", match.group(0))
+
+
+def normalise_text(text: str) -> str:
+    """Repair characters that differ from what the reader sees, without touching the rest.
+
+    Only the Arabic presentation-form block is NFKC-folded: folding everything would turn
+    CJK full-width punctuation into ASCII, which the punctuation method and the ground truth
+    both distinguish.
+    """
+    text = _BAD_CONTROLS.sub("", text)
+    if _C1.search(text):
+        text = _C1.sub(_fold_c1, text)
+    if _PRESENTATION_FORMS.search(text):
+        text = _PRESENTATION_FORMS.sub(_fold_presentation, text)
+    return text.replace("\ufeff", "")

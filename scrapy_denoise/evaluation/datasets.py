@@ -1,0 +1,299 @@
+"""Readers for the shared evaluation data (``shared/data``), which never lives in the repo.
+
+The zips are read in place and streamed page by page: the largest are hundreds of MB, and
+evaluation only ever needs one page at a time. The layout is documented in
+``shared/data/README.md``; only that layout is assumed here.
+
+Held-out split
+--------------
+The data's own ``split`` fields are not usable for tuning (wcxb is all ``dev``, several sets
+have none), so :func:`holdout` assigns every page to *dev* or *held-out* by a stable hash:
+``md5("<dataset>/<page id>")``, first 8 bytes as an unsigned integer, held out when it falls
+in the lowest :data:`HOLDOUT_SHARE` (30 %) of the range. The assignment never changes between
+runs, machines or Python versions (unlike ``hash()``), and does not depend on the order or
+number of pages, so adding pages never moves existing ones. Tune on ``split="dev"``; report
+``split="holdout"`` untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+__all__ = [
+    "HOLDOUT_SHARE",
+    "Page",
+    "SitePage",
+    "Split",
+    "count_pages",
+    "extract_www",
+    "extraction_zip",
+    "extraction_zips",
+    "holdout",
+    "in_split",
+    "iter_pages",
+    "iter_site_pages",
+    "shared_data_dir",
+    "site_zip",
+    "www_tempdir",
+]
+
+HOLDOUT_SHARE = 0.30
+Split = Literal["all", "dev", "holdout"]
+
+_ENV_VAR = "DENOISE_SHARED_DATA"
+_INDEX = "index.jsonl"
+_SITE_INDEX = "pages.jsonl"
+_TRUTH_INDEX = "truth/index.jsonl"
+_WWW = "www/"
+# Keys of an index line that become Page attributes; everything else goes to Page.extra.
+_PAGE_KEYS = frozenset(
+    {"id", "dataset", "url", "lang", "encoding", "charset_declared", "html", "text"}
+)
+
+
+def shared_data_dir() -> Path | None:
+    """The shared data folder, or None when absent (tests then skip).
+
+    ``DENOISE_SHARED_DATA`` wins; otherwise ``<repo>/../shared/data``, the layout every
+    checkout on the team and in CI has.
+    """
+    configured = os.environ.get(_ENV_VAR)
+    if configured:
+        path = Path(configured).expanduser()
+    else:
+        path = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    return path if path.is_dir() else None
+
+
+def _require_data_dir() -> Path:
+    found = shared_data_dir()
+    if found is None:
+        raise FileNotFoundError(
+            f"shared evaluation data not found; set {_ENV_VAR} or place it at ../shared/data"
+        )
+    return found
+
+
+def extraction_zip(name: str) -> Path:
+    """Path of ``extraction/<name>.zip``; raises FileNotFoundError naming what is missing."""
+    path = _require_data_dir() / "extraction" / f"{name}.zip"
+    if not path.is_file():
+        raise FileNotFoundError(f"no extraction dataset {name!r} at {path}")
+    return path
+
+
+def extraction_zips() -> dict[str, Path]:
+    """All extraction datasets by name, sorted, or empty when the data is absent."""
+    root = shared_data_dir()
+    if root is None:
+        return {}
+    return {p.stem: p for p in sorted((root / "extraction").glob("*.zip"))}
+
+
+def site_zip(name: str) -> Path:
+    """Path of ``sites/<name>.zip``; raises FileNotFoundError naming what is missing."""
+    path = _require_data_dir() / "sites" / f"{name}.zip"
+    if not path.is_file():
+        raise FileNotFoundError(f"no site {name!r} at {path}")
+    return path
+
+
+def holdout(page_id: str, dataset: str) -> bool:
+    """True for the ~30 % of pages reserved for measuring, never for tuning (see module doc)."""
+    digest = hashlib.md5(f"{dataset}/{page_id}".encode(), usedforsecurity=False).digest()
+    return int.from_bytes(digest[:8], "big") < HOLDOUT_SHARE * 2**64
+
+
+def in_split(page_id: str, dataset: str, split: Split) -> bool:
+    """Whether a page belongs to ``split`` (``all``, ``dev`` = not held out, ``holdout``)."""
+    if split == "all":
+        return True
+    if split == "holdout":
+        return holdout(page_id, dataset)
+    if split == "dev":
+        return not holdout(page_id, dataset)
+    raise ValueError(f"split must be 'all', 'dev' or 'holdout', not {split!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of an extraction dataset: raw bytes as served, plus its ground truth.
+
+    ``html`` stays undecoded so that decoding is part of what is measured, as in a crawl.
+    """
+
+    id: str
+    dataset: str
+    url: str | None
+    lang: str | None
+    encoding: str | None
+    charset_declared: str | None
+    html: bytes
+    #: ground-truth main text, paragraphs separated by newlines; None where there is none
+    text: str | None
+    #: the index's other keys (split, page_type, title, domain, snippets, ...)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _iter_index(archive: zipfile.ZipFile, member: str) -> Iterator[dict[str, Any]]:
+    with archive.open(member) as handle:
+        for raw in handle:
+            if raw.strip():
+                yield json.loads(raw)
+
+
+def _selected(
+    archive: zipfile.ZipFile, split: Split, limit: int | None
+) -> Iterator[dict[str, Any]]:
+    if limit is not None and limit < 0:
+        raise ValueError("limit must be >= 0")
+    taken = 0
+    for row in _iter_index(archive, _INDEX):
+        if limit is not None and taken >= limit:
+            return
+        if in_split(str(row["id"]), str(row["dataset"]), split):
+            taken += 1
+            yield row
+
+
+def iter_pages(
+    zip_path: str | Path, *, split: Split = "all", limit: int | None = None
+) -> Iterator[Page]:
+    """Stream the pages of ``extraction/NAME.zip`` in index order.
+
+    ``limit`` counts pages *after* the split filter, so ``limit=100, split="dev"`` gives 100
+    dev pages. Only one page's HTML is in memory at a time.
+    """
+    with zipfile.ZipFile(zip_path) as archive:
+        for row in _selected(archive, split, limit):
+            html = archive.read(row["html"])
+            extra = {k: v for k, v in row.items() if k not in _PAGE_KEYS}
+            yield Page(
+                id=str(row["id"]),
+                dataset=str(row["dataset"]),
+                url=row.get("url"),
+                lang=row.get("lang"),
+                encoding=row.get("encoding"),
+                charset_declared=row.get("charset_declared"),
+                html=html,
+                text=row.get("text"),
+                extra=extra,
+            )
+
+
+def count_pages(
+    zip_path: str | Path, *, split: Split = "all", limit: int | None = None
+) -> int:
+    """How many pages :func:`iter_pages` will yield, reading only the index (for progress)."""
+    with zipfile.ZipFile(zip_path) as archive:
+        return sum(1 for _ in _selected(archive, split, limit))
+
+
+@dataclass(frozen=True, slots=True)
+class SitePage:
+    """One HTML page of a site snapshot, with its label and, for articles, the truth."""
+
+    #: URL path, percent-decoded; compare with ``unquote(urlsplit(url).path)``
+    path: str
+    #: file under ``www/``
+    file: str
+    #: the file's bytes (may be empty: the snapshots keep real 0-byte pages)
+    html: bytes
+    #: ``article`` or ``noise``
+    kind: str
+    #: ``index|list|tag|archive|other`` for noise pages, None for articles
+    noise_type: str | None
+    #: ground-truth article text (may be empty for image-only posts); None for noise pages
+    truth: str | None
+    title: str | None = None
+    #: as given by the site (``YYYY-MM-DD`` or ISO 8601 with time)
+    date: str | None = None
+    authors: tuple[str, ...] = ()
+    #: anomaly note from ``pages.jsonl`` (redirect stub, empty file, ...)
+    note: str | None = None
+    #: remaining truth-index keys (tags, subtitle, source, ...)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_TRUTH_KEYS = frozenset({"path", "truth_path", "title", "date", "author", "authors"})
+
+
+def _authors(meta: dict[str, Any]) -> tuple[str, ...]:
+    """Sites differ: one gives ``author`` (a string or null), another ``authors`` (a list)."""
+    value = meta.get("authors", meta.get("author"))
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,) if value.strip() else ()
+    return tuple(str(v) for v in value)
+
+
+def iter_site_pages(zip_path: str | Path, *, with_html: bool = True) -> Iterator[SitePage]:
+    """Stream every page listed in a site zip's ``pages.jsonl``, truth attached.
+
+    ``with_html=False`` skips reading page bytes (``html`` is then ``b""``) for callers that
+    only need the labels, e.g. to score a crawl whose output is already in a database.
+    """
+    with zipfile.ZipFile(zip_path) as archive:
+        meta_by_truth = {
+            row["truth_path"]: row
+            for row in _iter_index(archive, _TRUTH_INDEX)
+            if row.get("truth_path")
+        }
+        for row in _iter_index(archive, _SITE_INDEX):
+            truth_path = row.get("truth_path")
+            meta = meta_by_truth.get(truth_path, {}) if truth_path else {}
+            truth = archive.read(truth_path).decode("utf-8") if truth_path else None
+            yield SitePage(
+                path=row["path"],
+                file=row["file"],
+                html=archive.read(_WWW + row["file"]) if with_html else b"",
+                kind=row["kind"],
+                noise_type=row.get("noise_type"),
+                truth=truth,
+                title=meta.get("title"),
+                date=meta.get("date"),
+                authors=_authors(meta),
+                note=row.get("note"),
+                extra={k: v for k, v in meta.items() if k not in _TRUTH_KEYS},
+            )
+
+
+def extract_www(zip_path: str | Path, dest: str | Path) -> Path:
+    """Unpack a site zip's ``www/`` tree into ``dest`` and return the document root.
+
+    Members whose path would escape ``dest`` (absolute, ``..``) are refused rather than
+    trusted: the snapshots are third-party content.
+    """
+    dest = Path(dest)
+    root = dest.resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(zip_path) as archive:
+        for info in archive.infolist():
+            if not info.filename.startswith(_WWW) or info.is_dir():
+                continue
+            relative = PurePosixPath(info.filename[len(_WWW) :])
+            if relative.is_absolute() or ".." in relative.parts:
+                raise ValueError(f"unsafe member name in {zip_path}: {info.filename!r}")
+            target = root.joinpath(*relative.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(info) as source, open(target, "wb") as sink:
+                shutil.copyfileobj(source, sink)
+    return root
+
+
+@contextmanager
+def www_tempdir(zip_path: str | Path) -> Iterator[Path]:
+    """The ``www/`` tree of a site zip in a temporary directory, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="denoise-www-") as tmp:
+        yield extract_www(zip_path, tmp)

@@ -1,0 +1,129 @@
+"""Other extractors, run the way their users run them, to put our numbers in context.
+
+Each peer is used in its documented default configuration for main-text extraction; the only
+setting we choose is the one the task defines (main text, so trafilatura's comment extraction
+is off). Nothing here is tuned against the evaluation data, and every extractor gets the
+same decoded ``str`` from the runner, so differences come from the extractors alone.
+
+The peers are optional dependencies (``pip install scrapy-denoise[compare]``); importing this
+module never requires them, a factory only does when called.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "Extractor",
+    "MissingPeerError",
+    "html_to_text",
+    "peers",
+    "readability_extractor",
+    "trafilatura_extractor",
+]
+
+#: ``(html, url) -> plain text``, one paragraph per line; the runner's contract.
+Extractor = Callable[[str, str | None], str]
+
+_INSTALL_HINT = "pip install scrapy-denoise[compare]"
+
+# Elements whose boundaries a reader sees as paragraph breaks.
+_BLOCK_TAGS = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "br", "caption", "dd", "div", "dl",
+        "dt", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+        "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tbody",
+        "td", "tfoot", "th", "thead", "tr", "ul",
+    }
+)  # fmt: skip
+_SKIP_TAGS = frozenset({"script", "style", "noscript", "template"})
+_SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000]+")
+
+
+class MissingPeerError(ImportError):
+    """A comparison extractor is not installed; the message says how to install it."""
+
+
+def _missing(package: str, error: ImportError) -> MissingPeerError:
+    return MissingPeerError(
+        f"{package} is needed to compare against it: {_INSTALL_HINT} ({error})"
+    )
+
+
+def trafilatura_extractor() -> Extractor:
+    """trafilatura's ``extract`` with default settings, comments off, plain-text output."""
+    try:
+        import trafilatura
+    except ImportError as error:
+        raise _missing("trafilatura", error) from error
+
+    def extract(html: str, url: str | None = None) -> str:
+        result = trafilatura.extract(
+            html, url=url, include_comments=False, output_format="txt"
+        )
+        return result or ""
+
+    return extract
+
+
+def _text_parts(root: Any) -> list[str]:
+    """Text and tails in document order, a newline at each block boundary (no recursion:
+    real pages nest deeper than Python's recursion limit)."""
+    from lxml import etree
+
+    # iterwalk does not visit comments, so fold them away first, keeping their tails.
+    etree.strip_tags(root, etree.Comment, etree.ProcessingInstruction)
+    parts: list[str] = []
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, node in walker:
+        tag = node.tag if isinstance(node.tag, str) else ""
+        skipped = tag in _SKIP_TAGS
+        if event == "start":
+            if skipped:
+                walker.skip_subtree()
+                continue
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if node.text:
+                parts.append(node.text)
+        else:
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if node.tail and node is not root:
+                parts.append(node.tail)
+    return parts
+
+
+def html_to_text(fragment: str) -> str:
+    """Visible text of an HTML fragment, one block element (paragraph, heading, item) a line.
+
+    Breaking at block boundaries rather than flattening matters for the metric only at
+    paragraph seams, but keeps the output readable and line-comparable with ours.
+    """
+    from lxml import html as lxml_html
+
+    if not fragment.strip():
+        return ""
+    root = lxml_html.fromstring(fragment)
+    lines = (_SPACES.sub(" ", line).strip() for line in "".join(_text_parts(root)).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def readability_extractor() -> Extractor:
+    """readability-lxml's ``Document(html).summary()``, rendered to text by block elements."""
+    try:
+        from readability import Document
+    except ImportError as error:
+        raise _missing("readability-lxml", error) from error
+
+    def extract(html: str, url: str | None = None) -> str:
+        return html_to_text(Document(html).summary())
+
+    return extract
+
+
+def peers() -> dict[str, Extractor]:
+    """Both peers by the names tables use; raises MissingPeerError if either is absent."""
+    return {"trafilatura": trafilatura_extractor(), "readability": readability_extractor()}

@@ -1,0 +1,202 @@
+"""Title, publication date and author from the page's own declarations.
+
+Sources are tried from the most to the least explicit: JSON-LD (what publishers feed search
+engines), then meta tags, then visible markup (``<h1>``, ``<time>``, bylines), then the URL.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from .document import Document
+
+__all__ = ["PageMetadata", "extract_metadata", "parse_date"]
+
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|\s*_\s*")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
+_URL_DATE_COMPACT = re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[^\d]|$)")
+_ISO = re.compile(
+    r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
+    r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
+_WS = re.compile(r"\s+")
+_BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|作者[:：]?|文[/／]|记者)\s*", re.I)
+
+_DATE_META = (
+    "article:published_time", "og:published_time", "datepublished", "publishdate",
+    "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "sailthru.date",
+    "parsely-pub-date", "article.published", "publish-date", "og:article:published_time",
+    "weibo:article:create_at", "article:modified_time",
+)
+_AUTHOR_META = (
+    "author", "article:author", "byl", "dc.creator", "parsely-author", "sailthru.author",
+    "og:article:author",
+)
+_BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
+_MAX_AUTHOR = 100
+
+
+class PageMetadata:
+    """Metadata found on a page; every field is ``None`` when not found."""
+
+    __slots__ = ("author", "published", "title")
+
+    def __init__(
+        self, title: str | None, published: datetime | None, author: str | None
+    ) -> None:
+        self.title = title
+        self.published = published
+        self.author = author
+
+
+def parse_date(value: str | None) -> datetime | None:
+    """Parse the date formats publishers use; naive times are taken as UTC."""
+    if not value:
+        return None
+    match = _ISO.search(value)
+    if not match:
+        return None
+    year, month, day, hour, minute, second, zone = match.groups()
+    try:
+        dt = datetime(
+            int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0)
+        )
+    except ValueError:
+        return None
+    if zone and zone != "Z":
+        zone = zone.replace(":", "")
+        try:
+            return datetime.strptime(dt.isoformat() + zone, "%Y-%m-%dT%H:%M:%S%z")
+        except ValueError:
+            pass
+    return dt.replace(tzinfo=UTC)
+
+
+def _json_ld_objects(blobs: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for blob in blobs:
+        try:
+            data = json.loads(blob)
+        except (ValueError, RecursionError):
+            continue
+        stack: list[Any] = [data]
+        while stack and len(out) < 50:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                out.append(item)
+                graph = item.get("@graph")
+                if isinstance(graph, list):
+                    stack.extend(graph)
+    return out
+
+
+def _is_article(obj: dict[str, Any]) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report"))
+               for k in kinds)
+
+
+def _names(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    names: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("name"), str):
+            names.append(item["name"])
+    return [n.strip() for n in names if n and n.strip()]
+
+
+def _clean_title(title: str, site_names: set[str]) -> str:
+    parts = _TITLE_SEPARATORS.split(title)
+    if len(parts) > 1:
+        # Keep the longest part: the site name is the short, repeated side.
+        candidates = [p for p in parts if p.strip() and p.strip().lower() not in site_names]
+        if candidates:
+            return max(candidates, key=len).strip()
+    return title.strip()
+
+
+def _text(el: Any) -> str:
+    return _WS.sub(" ", "".join(el.itertext())).strip()
+
+
+def extract_metadata(doc: Document) -> PageMetadata:
+    meta = doc.head.meta
+    ld = _json_ld_objects(doc.head.json_ld)
+    articles = [o for o in ld if _is_article(o)] or ld
+    site_names = {
+        v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v
+    }
+
+    title: str | None = None
+    for obj in articles:
+        headline = obj.get("headline")
+        if isinstance(headline, str) and headline.strip():
+            title = headline.strip()
+            break
+    if not title:
+        title = meta.get("og:title") or meta.get("twitter:title")
+        if title:
+            title = _clean_title(title, site_names)
+    if not title:
+        h1 = next((_text(h) for h in doc.body.iter("h1") if _text(h)), None)
+        title = h1 or (doc.head.title and _clean_title(doc.head.title, site_names)) or None
+
+    published: datetime | None = None
+    for obj in articles:
+        published = parse_date(obj.get("datePublished") or obj.get("dateCreated"))
+        if published:
+            break
+    if published is None:
+        for key in _DATE_META:
+            published = parse_date(meta.get(key))
+            if published:
+                break
+    if published is None:
+        for time_el in doc.body.iter("time"):
+            published = parse_date(time_el.get("datetime") or _text(time_el))
+            if published:
+                break
+    if published is None and doc.url:
+        match = _URL_DATE.search(doc.url) or _URL_DATE_COMPACT.search(doc.url)
+        if match:
+            published = parse_date("-".join(match.groups()))
+
+    author: str | None = None
+    for obj in articles:
+        names = _names(obj.get("author"))
+        if names:
+            author = ", ".join(dict.fromkeys(names))
+            break
+    if not author:
+        for key in _AUTHOR_META:
+            value = meta.get(key)
+            if value and not value.startswith("http"):
+                author = value
+                break
+    if not author:
+        author = _byline(doc)
+    if author:
+        author = _BYLINE_PREFIX.sub("", author).strip()[:_MAX_AUTHOR] or None
+    return PageMetadata(title=title, published=published, author=author)
+
+
+def _byline(doc: Document) -> str | None:
+    for el in doc.nodes:
+        if el.get("rel") == "author" or el.get("itemprop") == "author":
+            text = _text(el)
+            if 0 < len(text) <= _MAX_AUTHOR:
+                return text
+        classes = (el.get("class") or "").lower()
+        if classes and any(c in classes for c in _BYLINE_CLASSES):
+            text = _text(el)
+            if 0 < len(text) <= 60:
+                return text
+    return None

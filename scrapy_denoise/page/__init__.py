@@ -1,0 +1,8 @@
+"""Page-level decisions: is this page an article or a noise page?"""
+
+from .features import FEATURE_NAMES, PageFeatures, page_features
+from .rules import PageRules, apply_rules
+from .verdict import PageVerdict
+
+__all__ = ["FEATURE_NAMES", "PageFeatures", "PageRules", "PageVerdict", "apply_rules",
+           "page_features"]

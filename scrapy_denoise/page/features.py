@@ -1,0 +1,99 @@
+"""The 18 page features of the noise-page paper (Table 2), from the shared aggregates.
+
+Computed from one :class:`~scrapy_denoise.document.Document`: the rules and the page SVM
+read the same vector, so the middleware and the benchmark measure the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import astuple, dataclass, fields
+from urllib.parse import urlsplit
+
+from ..document import Document
+
+__all__ = ["FEATURE_NAMES", "PUNCTUATION", "PageFeatures", "page_features", "url_depth"]
+
+#: Sentence punctuation of Chinese and Latin-script text; both occur on the pages we crawl.
+PUNCTUATION = frozenset("。，、；：？！…“”‘’《》（）,.;:?!\"'()")
+_HEADINGS = ("h1", "h2", "h3", "h4")
+_CONTROLS = ("input", "textarea", "select", "option")
+
+
+@dataclass(frozen=True, slots=True)
+class PageFeatures:
+    """One page as the paper's feature vector (names follow its Table 2, in its order)."""
+
+    raw_text_len: int  #: all visible text, link text included
+    text_len: int  #: text outside links (the paper's "main text")
+    punctuation: int  #: sentence punctuation marks outside links
+    links: int
+    link_text_len: int
+    images: int
+    url_len: int
+    url_depth: int
+    text_ratio: float  #: text / (text + link text)
+    linked_h1: int
+    linked_h2: int
+    linked_h3: int
+    linked_h4: int
+    inputs: int
+    textareas: int
+    selects: int
+    options: int
+    radios: int
+
+    def vector(self) -> tuple[float, ...]:
+        return tuple(float(v) for v in astuple(self))
+
+
+FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(PageFeatures))
+
+_TRAILING_INDEX = re.compile(r"/(?:index|default)\.\w+$", re.I)
+
+
+def url_depth(url: str) -> int:
+    """Directory levels of the URL path (``/`` is 0, ``/a/b.html`` is 2)."""
+    path = _TRAILING_INDEX.sub("/", urlsplit(url).path)
+    return len([p for p in path.split("/") if p])
+
+
+def page_features(doc: Document) -> PageFeatures:
+    body_text = doc.text_len[0] if doc.nodes else 0
+    link_text = doc.link_text_len[0] if doc.nodes else 0
+    text = body_text - link_text
+    punct = 0
+    for owner, piece in doc.iter_text(0):
+        if not doc.in_link[owner]:
+            punct += sum(1 for ch in piece if ch in PUNCTUATION)
+    counts = dict.fromkeys((*_HEADINGS, *_CONTROLS, "radio"), 0)
+    for i, el in enumerate(doc.nodes):
+        tag = el.tag
+        if tag in _HEADINGS:
+            if doc.link_count[i]:
+                counts[tag] += 1
+        elif tag in _CONTROLS:
+            counts[tag] += 1
+            if tag == "input" and (el.get("type") or "").lower() == "radio":
+                counts["radio"] += 1
+    total = text + link_text
+    return PageFeatures(
+        raw_text_len=body_text,
+        text_len=text,
+        punctuation=punct,
+        links=doc.link_count[0] if doc.nodes else 0,
+        link_text_len=link_text,
+        images=doc.image_count[0] if doc.nodes else 0,
+        url_len=len(doc.url),
+        url_depth=url_depth(doc.url),
+        text_ratio=text / total if total else 0.0,
+        linked_h1=counts["h1"],
+        linked_h2=counts["h2"],
+        linked_h3=counts["h3"],
+        linked_h4=counts["h4"],
+        inputs=counts["input"],
+        textareas=counts["textarea"],
+        selects=counts["select"],
+        options=counts["option"],
+        radios=counts["radio"],
+    )
