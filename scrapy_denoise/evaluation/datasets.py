@@ -191,9 +191,7 @@ def iter_pages(
             )
 
 
-def count_pages(
-    zip_path: str | Path, *, split: Split = "all", limit: int | None = None
-) -> int:
+def count_pages(zip_path: str | Path, *, split: Split = "all", limit: int | None = None) -> int:
     """How many pages :func:`iter_pages` will yield, reading only the index (for progress)."""
     with zipfile.ZipFile(zip_path) as archive:
         return sum(1 for _ in _selected(archive, split, limit))

@@ -12,8 +12,12 @@ module never requires them, a factory only does when called.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from scrapy_denoise.evaluation.runner import Extractor
 
 __all__ = [
     "Extractor",
@@ -23,9 +27,6 @@ __all__ = [
     "readability_extractor",
     "trafilatura_extractor",
 ]
-
-#: ``(html, url) -> plain text``, one paragraph per line; the runner's contract.
-Extractor = Callable[[str, str | None], str]
 
 _INSTALL_HINT = "pip install scrapy-denoise[compare]"
 
@@ -47,9 +48,7 @@ class MissingPeerError(ImportError):
 
 
 def _missing(package: str, error: ImportError) -> MissingPeerError:
-    return MissingPeerError(
-        f"{package} is needed to compare against it: {_INSTALL_HINT} ({error})"
-    )
+    return MissingPeerError(f"{package} is needed to compare against it: {_INSTALL_HINT} ({error})")
 
 
 def trafilatura_extractor() -> Extractor:
@@ -60,9 +59,7 @@ def trafilatura_extractor() -> Extractor:
         raise _missing("trafilatura", error) from error
 
     def extract(html: str, url: str | None = None) -> str:
-        result = trafilatura.extract(
-            html, url=url, include_comments=False, output_format="txt"
-        )
+        result = trafilatura.extract(html, url=url, include_comments=False, output_format="txt")
         return result or ""
 
     return extract
@@ -71,17 +68,14 @@ def trafilatura_extractor() -> Extractor:
 def _text_parts(root: Any) -> list[str]:
     """Text and tails in document order, a newline at each block boundary (no recursion:
     real pages nest deeper than Python's recursion limit)."""
-    from lxml import etree
-
     # iterwalk does not visit comments, so fold them away first, keeping their tails.
     etree.strip_tags(root, etree.Comment, etree.ProcessingInstruction)
     parts: list[str] = []
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, node in walker:
         tag = node.tag if isinstance(node.tag, str) else ""
-        skipped = tag in _SKIP_TAGS
         if event == "start":
-            if skipped:
+            if tag in _SKIP_TAGS:
                 walker.skip_subtree()
                 continue
             if tag in _BLOCK_TAGS:
@@ -99,11 +93,9 @@ def _text_parts(root: Any) -> list[str]:
 def html_to_text(fragment: str) -> str:
     """Visible text of an HTML fragment, one block element (paragraph, heading, item) a line.
 
-    Breaking at block boundaries rather than flattening matters for the metric only at
-    paragraph seams, but keeps the output readable and line-comparable with ours.
+    Flattening without the breaks would fuse the last word of one paragraph with the first
+    of the next into a single token, charging readability for our rendering, not its choice.
     """
-    from lxml import html as lxml_html
-
     if not fragment.strip():
         return ""
     root = lxml_html.fromstring(fragment)

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import time
+
+from scrapy_denoise.document import load_document, text_chars
+
+PAGE = b"""<html lang="en"><head><title>Title - Site</title>
+<meta property="og:title" content="OG title"><script>var x = 1;</script>
+<style>p {}</style></head><body>
+<div id="main">Hello <b>bold</b> tail<p>Para <a href="/x">link text</a> after</p>end</div>
+<!-- a comment --><ul><li>one<li>two</ul><script>evil()</script>outside
+<img src="a.png"><noscript>no script text</noscript></body></html>"""
+
+
+def test_aggregates_count_text_links_and_images_per_subtree() -> None:
+    doc = load_document(PAGE, "https://example.com/a/b.html")
+    body = 0
+    div = doc.index[doc.root.find(".//div")]
+    assert doc.text_len[div] == text_chars("Hello bold tail Para link text after end")
+    assert doc.link_text_len[div] == text_chars("link text")
+    assert doc.link_count[body] == 1
+    assert doc.image_count[body] == 1
+    assert doc.end[div] == div + 3  # b, p, a
+
+
+def test_dropped_elements_leave_no_text() -> None:
+    doc = load_document(PAGE)
+    text = doc.text()
+    assert "evil" not in text and "var x" not in text and "no script text" not in text
+    assert "a comment" not in text
+
+
+def test_lines_follow_block_structure_and_keep_tails() -> None:
+    doc = load_document(PAGE)
+    assert doc.lines() == [
+        "Hello bold tail",
+        "Para link text after",
+        "end",
+        "one",
+        "two",
+        "outside",
+    ]
+
+
+def test_lines_skip_subtrees_but_keep_their_tails() -> None:
+    doc = load_document(PAGE)
+    para = doc.index[doc.root.find(".//p")]
+    assert doc.lines(skip={para}) == ["Hello bold tail", "end", "one", "two", "outside"]
+
+
+def test_iter_text_attributes_tails_to_the_parent() -> None:
+    doc = load_document(b"<p>a<b>b</b>c</p>")
+    p = doc.index[doc.root.find(".//p")]
+    b = p + 1
+    assert list(doc.iter_text(p)) == [(p, "a"), (b, "b"), (p, "c")]
+
+
+def test_head_info_is_collected_before_cleaning() -> None:
+    doc = load_document(PAGE)
+    assert doc.head.title == "Title - Site"
+    assert doc.head.lang == "en"
+    assert doc.head.meta["og:title"] == "OG title"
+
+
+def test_deeply_nested_page_does_not_recurse() -> None:
+    body = b"<html><body>" + b"<div>" * 100_000 + b"deep" + b"</div>" * 100_000 + b"</body>"
+    started = time.process_time()
+    doc = load_document(body)
+    doc.lines()
+    assert len(doc.nodes) > 1000
+    assert time.process_time() - started < 10
+
+
+def test_bad_inputs_give_an_empty_document_with_a_warning() -> None:
+    assert load_document(b"").warnings == ("empty",)
+    assert load_document(b"   \n").warnings == ("empty",)
+    assert load_document(b"\x89PNG\r\n\x1a\n\x00\x00\x00").warnings == ("binary",)
+    assert load_document(bytes(range(256)) * 10).warnings == ("binary",)
+    assert load_document(b"<p>x</p>" * 1000, max_bytes=100).warnings == ("truncated",)
+    for doc in (load_document(b""), load_document(b"\x89PNG\x00")):
+        assert doc.lines() == []
+
+
+def test_str_input_with_xml_declaration_and_nul_bytes() -> None:
+    doc = load_document("<?xml version='1.0' encoding='utf-8'?><html><body><p>a\x00b</p>")
+    assert doc.lines() == ["ab"]
+
+
+def test_huge_page_is_truncated_in_bounded_time() -> None:
+    body = b"<html><body>" + b"<p>word word word</p>" * 1_000_000
+    started = time.process_time()
+    doc = load_document(body, max_bytes=2_000_000)
+    assert "truncated" in doc.warnings
+    assert time.process_time() - started < 20

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import codecs
+
+from scrapy_denoise.encoding import decode, normalise_text
+
+
+def test_bom_wins_over_header_and_meta() -> None:
+    body = codecs.BOM_UTF8 + '<meta charset="gbk"><p>héllo</p>'.encode()
+    result = decode(body, {"Content-Type": "text/html; charset=iso-8859-1"})
+    assert result.source == "bom"
+    assert "héllo" in result.text
+
+
+def test_header_charset_used_before_meta() -> None:
+    body = '<meta charset="utf-8"><p>中文内容</p>'.encode("gb18030")
+    result = decode(body, {"content-type": "text/html; charset=GB2312"})
+    assert result.encoding == "gb18030"
+    assert "中文内容" in result.text
+
+
+def test_gbk_meta_is_decoded_as_gb18030() -> None:
+    # U+20AC EURO SIGN exists in GB18030/GBK but not in GB2312.
+    body = '<meta http-equiv="Content-Type" content="text/html; charset=gb2312"><p>价格€</p>'
+    result = decode(body.encode("gb18030"))
+    assert result.source == "meta"
+    assert result.encoding == "gb18030"
+    assert "价格€" in result.text
+
+
+def test_lying_declaration_falls_back_to_detection() -> None:
+    text = "这是一个用中文写成的段落，用于测试字符集检测。" * 20
+    body = ('<meta charset="utf-8"><p>' + text + "</p>").encode("gb18030")
+    result = decode(body)
+    assert result.source == "detected"
+    assert "中文写成的段落" in result.text
+
+
+def test_latin1_declaration_means_windows_1252() -> None:
+    body = b'<meta charset="iso-8859-1"><p>\x93quoted\x94</p>'
+    assert "\u201cquoted\u201d" in decode(body).text
+
+
+def test_normalise_folds_arabic_presentation_forms_only() -> None:
+    # ARABIC LETTER SEEN INITIAL FORM + YEH MEDIAL FORM -> base letters; CJK punctuation stays.
+    assert normalise_text("\ufeb3\ufef4，") == "\u0633\u064a，"
+
+
+def test_normalise_maps_c1_controls_and_drops_nul() -> None:
+    assert normalise_text("a\x96b\x00c") == "a–bc"

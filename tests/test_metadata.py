@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+from scrapy_denoise.document import load_document
+from scrapy_denoise.metadata import extract_metadata, parse_date
+
+
+def _meta(html: str, url: str = "https://news.example/x") -> object:
+    return extract_metadata(load_document(html, url))
+
+
+def test_json_ld_wins() -> None:
+    html = """<html><head><title>Other - Site</title><script type="application/ld+json">
+    {"@context": "https://schema.org", "@graph": [{"@type": "WebSite", "name": "Site"},
+     {"@type": "NewsArticle", "headline": "Real headline", "datePublished":
+      "2021-03-04T05:06:07+02:00", "author": [{"@type": "Person", "name": "Ann Lee"},
+      {"@type": "Person", "name": "Bo Chen"}]}]}</script></head><body><h1>H1</h1></body></html>"""
+    meta = _meta(html)
+    assert meta.title == "Real headline"
+    assert meta.published == datetime(2021, 3, 4, 5, 6, 7, tzinfo=timezone(timedelta(hours=2)))
+    assert meta.author == "Ann Lee, Bo Chen"
+
+
+def test_meta_tags_then_markup() -> None:
+    html = """<html><head><title>Story title | Daily News</title>
+    <meta property="og:site_name" content="Daily News">
+    <meta name="author" content="Jane Roe"></head><body>
+    <time datetime="2020-01-02">Jan 2</time><p>text</p></body></html>"""
+    meta = _meta(html)
+    assert meta.title == "Story title"
+    assert meta.author == "Jane Roe"
+    assert meta.published == datetime(2020, 1, 2, tzinfo=UTC)
+
+
+def test_byline_and_url_date() -> None:
+    html = "<html><body><h1>Headline</h1><p class='byline'>By Max Mustermann</p></body></html>"
+    meta = _meta(html, "https://site.example/2019/07/08/some-story.html")
+    assert meta.title == "Headline"
+    assert meta.author == "Max Mustermann"
+    assert meta.published == datetime(2019, 7, 8, tzinfo=UTC)
+
+
+def test_nothing_found_is_none() -> None:
+    meta = _meta("<html><body><p>plain</p></body></html>", "")
+    assert (meta.title, meta.published, meta.author) == (None, None, None)
+
+
+def test_parse_date_formats() -> None:
+    assert parse_date("2018年5月6日 12:30") == datetime(2018, 5, 6, 12, 30, tzinfo=UTC)
+    assert parse_date("not a date") is None
+    assert parse_date("2018-13-45") is None

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from scrapy_denoise.models.svm import ModelFormatError, SvmModel
+
+
+def _data(seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(200, 4))
+    y = (x[:, 0] + 0.5 * x[:, 1] ** 2 - x[:, 2] > 0.3).astype(int)
+    return x, y
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "rbf", "gamma": 0.7, "C": 3.0},
+        {"kernel": "rbf", "gamma": "scale"},
+        {"kernel": "poly", "degree": 3, "gamma": 0.5, "coef0": 1.0},
+        {"kernel": "linear"},
+    ],
+)
+def test_decision_agrees_with_sklearn(params: dict[str, object], tmp_path: Path) -> None:
+    x, y = _data()
+    svc = SVC(**params).fit(x, y)  # type: ignore[arg-type]
+    model = SvmModel.from_sklearn(svc, feature_names=["a", "b", "c", "d"])
+    model.save(tmp_path / "m.json")
+    loaded = SvmModel.load(tmp_path / "m.json")
+    probe, _ = _data(seed=11)
+    np.testing.assert_allclose(loaded.decision(probe), svc.decision_function(probe), atol=1e-5)
+
+
+def test_probability_uses_the_stored_platt_parameters() -> None:
+    x, y = _data()
+    model = SvmModel.from_sklearn(SVC(kernel="rbf").fit(x, y), feature_names=list("abcd"))
+    model.prob_a, model.prob_b = -1.5, 0.25
+    d = model.decision(x)
+    np.testing.assert_allclose(model.probability(x), 1 / (1 + np.exp(-1.5 * d + 0.25)))
+    restored = SvmModel.from_dict(model.to_dict())
+    np.testing.assert_allclose(restored.probability(x), model.probability(x))
+
+
+def test_scaling_is_applied_before_the_kernel() -> None:
+    x, y = _data()
+    scale, offset = np.array([2.0, 0.5, 1.0, 3.0]), np.array([0.1, -0.2, 0.0, 1.0])
+    svc = SVC(kernel="rbf", gamma=0.3).fit(x * scale + offset, y)
+    model = SvmModel.from_sklearn(svc, feature_names=list("abcd"), scale=scale, offset=offset)
+    np.testing.assert_allclose(
+        model.decision(x), svc.decision_function(x * scale + offset), atol=1e-6
+    )
+
+
+def test_loading_rejects_other_formats(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "pickle"}))
+    with pytest.raises(ModelFormatError, match="not a scrapy-denoise/svm@1 model"):
+        SvmModel.load(bad)
+    bad.write_bytes(b"\x80\x04\x95 pickle bytes")
+    with pytest.raises(ModelFormatError, match="not JSON"):
+        SvmModel.load(bad)
+
+
+def test_loading_rejects_inconsistent_shapes() -> None:
+    x, y = _data()
+    data = SvmModel.from_sklearn(SVC().fit(x, y), feature_names=list("abcd")).to_dict()
+    data["feature_names"] = ["a", "b"]
+    with pytest.raises(ModelFormatError):
+        SvmModel.from_dict(data)
