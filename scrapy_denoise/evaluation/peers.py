@@ -40,6 +40,7 @@ _BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template"})
+_NEWLINES = re.compile(r"[\r\n]+")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u3000]+")
 
 
@@ -66,8 +67,11 @@ def trafilatura_extractor() -> Extractor:
 
 
 def _text_parts(root: Any) -> list[str]:
-    """Text and tails in document order, a newline at each block boundary (no recursion:
-    real pages nest deeper than Python's recursion limit)."""
+    """Text and tails in document order, a newline at each block boundary.
+
+    Source line breaks are only whitespace in HTML, so they become spaces here; the only
+    newlines left are the block boundaries.
+    """
     # iterwalk does not visit comments, so fold them away first, keeping their tails.
     etree.strip_tags(root, etree.Comment, etree.ProcessingInstruction)
     parts: list[str] = []
@@ -81,12 +85,12 @@ def _text_parts(root: Any) -> list[str]:
             if tag in _BLOCK_TAGS:
                 parts.append("\n")
             if node.text:
-                parts.append(node.text)
+                parts.append(_NEWLINES.sub(" ", node.text))
         else:
             if tag in _BLOCK_TAGS:
                 parts.append("\n")
             if node.tail and node is not root:
-                parts.append(node.tail)
+                parts.append(_NEWLINES.sub(" ", node.tail))
     return parts
 
 

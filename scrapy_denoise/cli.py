@@ -1,0 +1,191 @@
+"""The ``scrapy-denoise`` command: extract, evaluate, train, benchmark, manage the store.
+
+Heavy imports happen inside each command so ``scrapy-denoise --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main"]
+
+
+def _progress(label: str) -> Any:
+    """A one-line progress meter on stderr (only when it is a terminal or in verbose runs)."""
+
+    def report(done: int, total: int | None) -> None:
+        if total:
+            sys.stderr.write(f"\r{label}: {done}/{total}")
+        else:
+            sys.stderr.write(f"\r{label}: {done}")
+        if total is not None and done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return report
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    from urllib.request import urlopen
+
+    from . import Denoiser
+
+    source: str = args.source
+    if source.startswith(("http://", "https://")):
+        with urlopen(source, timeout=30) as resp:  # noqa: S310 - user-given URL
+            body = resp.read()
+            headers = dict(resp.headers.items())
+        url = source
+    else:
+        body = Path(source).read_bytes()
+        headers = None
+        url = args.url or Path(source).resolve().as_uri()
+    with Denoiser(method=args.method, store=args.store or False) as denoiser:
+        article = denoiser.extract(body, url, headers)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "url": article.url,
+                    "title": article.title,
+                    "published": article.published.isoformat() if article.published else None,
+                    "author": article.author,
+                    "lang": article.lang,
+                    "method": article.method,
+                    "verdict": article.verdict.as_dict() if article.verdict else None,
+                    "warnings": list(article.warnings),
+                    "text": article.text,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        if article.title:
+            print(f"# {article.title}\n")
+        print(article.text)
+    return 0
+
+
+def _method_extractor(method: str) -> Any:
+    from . import Denoiser
+
+    # Single pages of unrelated sites: nothing to learn across them, so no store.
+    denoiser = Denoiser(method=method, store=False)
+
+    def extract(html: str, url: str | None = None) -> str:
+        return denoiser.extract(html, url or "").text
+
+    return extract
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from .evaluation.peers import peers
+    from .evaluation.runner import evaluate_dataset, format_table, to_json
+
+    extractors: dict[str, Any] = {}
+    for method in args.method or ["default"]:
+        extractors[method if method != "default" else "scrapy-denoise"] = _method_extractor(
+            method
+        )
+    if args.compare:
+        available = peers()
+        for name in args.compare.split(","):
+            name = name.strip()
+            if name not in available:
+                print(f"unknown peer {name!r}; choose from {', '.join(available)}",
+                      file=sys.stderr)
+                return 2
+            extractors[name] = available[name]
+    results: dict[str, Any] = {}
+    for dataset in args.datasets:
+        path = Path(dataset)
+        name = path.stem
+        results[name] = evaluate_dataset(
+            path,
+            extractors,
+            limit=args.limit,
+            split=args.split,
+            progress=None if args.quiet else _progress(name),
+        )
+    reference = "trafilatura" if args.compare and "trafilatura" in args.compare else ""
+    print(to_json(results) if args.json else format_table(results, reference=reference))
+    return 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    data = Path(args.data)
+    if args.what == "blocks":
+        from .models.train_blocks import train_blocks
+
+        report = train_blocks(data, Path(args.out), seed=args.seed)
+    else:
+        from .models.train_pages import train_pages
+
+        report = train_pages(data, Path(args.out), seed=args.seed)
+    print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+    return 0
+
+
+def _cmd_db(args: argparse.Namespace) -> int:
+    from .store import Store, redact_url
+
+    store = Store.open(args.store)
+    print(f"{redact_url(args.store)}: schema at the current revision")
+    store.close()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scrapy-denoise",
+        description="Clean article text from crawled pages: extract, evaluate, train, bench.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("extract", help="extract one page (file or URL) and print its text")
+    p.add_argument("source", help="an HTML file or an http(s) URL")
+    p.add_argument("--url", help="the page's URL when SOURCE is a file")
+    p.add_argument("--method", default=None, help="extraction method (default: the chain)")
+    p.add_argument("--store", help="database URL with learned site state")
+    p.add_argument("--json", action="store_true", help="print the article as JSON")
+    p.set_defaults(func=_cmd_extract)
+
+    p = sub.add_parser("eval", help="score extraction on datasets with ground truth")
+    p.add_argument("datasets", nargs="+", help="extraction/NAME.zip files of shared/data")
+    p.add_argument("--method", action="append",
+                   help="method to evaluate (repeatable; default: the default chain)")
+    p.add_argument("--compare", help="peers to run on the same pages: trafilatura,readability")
+    p.add_argument("--limit", type=int, help="first N pages of each dataset")
+    p.add_argument("--split", choices=("all", "dev", "holdout"), default="all",
+                   help="the project's stable page split (tune on dev, report holdout)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(func=_cmd_eval)
+
+    p = sub.add_parser("train", help="train the block or page SVM from labelled data")
+    p.add_argument("what", choices=("blocks", "pages"))
+    p.add_argument("--data", required=True, help="the shared/data folder (or your own)")
+    p.add_argument("--out", required=True, help="model file to write (JSON)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_cmd_train)
+
+    p = sub.add_parser("db", help="create or upgrade the store's schema")
+    p.add_argument("action", choices=("upgrade",))
+    p.add_argument("--store", required=True, help="database URL")
+    p.set_defaults(func=_cmd_db)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""The page item: what a spider yields so that the pipeline can turn a page into an article.
+
+A spider does not extract anything itself: it yields ``page_item(response)`` for every page
+it wants as an article, and :class:`~scrapy_denoise.integration.pipelines.DenoisePipeline`
+replaces the raw page with the extracted fields. The item carries the raw body (not
+``response.text``) because the core decodes pages itself, with the same rules on every
+path (crawl, CLI, benchmark); it carries the page filter's verdict so that the page is not
+classified twice.
+
+Any item type itemadapter supports works (``dict``, ``scrapy.Item``, dataclass, attrs,
+pydantic): pass ``item_cls``; it needs the url and body fields, and gets the headers and
+verdict fields when it declares them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from itemadapter import ItemAdapter
+
+from .settings import DEFAULT_FIELDS
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
+
+__all__ = ["SKIPPED_VERDICT", "page_item", "response_headers"]
+
+_ItemT = TypeVar("_ItemT")
+
+#: Headers the core reads (charset, language, date fallback); the rest would only bloat
+#: the item and could leak cookies into exports when the pipeline is off.
+_KEPT_HEADERS = ("Content-Type", "Content-Language", "Last-Modified")
+
+#: The verdict of a page the spider opted out of filtering (``meta["denoise_skip"]``).
+SKIPPED_VERDICT: dict[str, object] = {"is_noise": False, "score": 0.0, "reason": "skipped"}
+
+
+def response_headers(response: Response) -> dict[str, str]:
+    """The headers the core uses, as ``str`` (Scrapy keeps bytes, several values each)."""
+    headers: dict[str, str] = {}
+    for name in _KEPT_HEADERS:
+        value = response.headers.get(name)
+        if value:
+            headers[name] = value.decode("latin-1")
+    return headers
+
+
+def page_item(
+    response: Response,
+    item_cls: type[_ItemT] | type[dict[str, Any]] = dict,
+    *,
+    fields: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> Any:
+    """An item holding ``response``'s page, for ``DenoisePipeline`` to extract.
+
+    ``fields`` maps ``url``, ``body``, ``headers`` and ``verdict`` to item field names;
+    pass the ``DENOISE_FIELDS`` setting here if it renames them. ``extra`` values are
+    passed through (e.g. a category the spider knows).
+    """
+    names = {**DEFAULT_FIELDS, **(fields or {})}
+    meta = response.meta if response.request is not None else {}
+    verdict = SKIPPED_VERDICT if meta.get("denoise_skip") else meta.get("denoise")
+    values: dict[str, Any] = {
+        names["url"]: response.url,
+        names["body"]: response.body,
+        names["headers"]: response_headers(response),
+        names["verdict"]: dict(verdict) if verdict is not None else None,
+        **extra,
+    }
+    declared = ItemAdapter.get_field_names_from_class(item_cls)
+    if declared is not None:
+        missing = {names["url"], names["body"]} - set(declared)
+        if missing:
+            raise TypeError(f"{item_cls.__name__} needs the fields {sorted(missing)}")
+        values = {k: v for k, v in values.items() if k in declared}
+    return item_cls(**values)

@@ -1,0 +1,90 @@
+"""Log the plugin's counters next to Scrapy's own "Crawled N pages" line.
+
+Scrapy's :class:`~scrapy.extensions.logstats.LogStats` shows pages and items per minute;
+what a user of this plugin watches is different: how many pages were articles, how many
+were noise, how many articles were stored. This extension logs those ``denoise/...`` stats
+at the same ``LOGSTATS_INTERVAL`` and once more when the spider closes, reading the stats
+collector only, so it costs nothing on the worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Self
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+from .runtime import DenoiseRuntime
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+__all__ = ["DenoiseLogStats", "summary"]
+
+logger = logging.getLogger(__name__)
+
+
+def _sum(stats: dict[str, Any], prefix: str) -> int:
+    return sum(int(v) for k, v in stats.items() if k.startswith(prefix))
+
+
+def summary(stats: dict[str, Any]) -> str:
+    """One line with the plugin's counters, for the log and for reports."""
+    noise = {
+        k.removeprefix("denoise/pages/noise/"): int(v)
+        for k, v in stats.items()
+        if k.startswith("denoise/pages/noise/")
+    }
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(noise.items(), key=lambda kv: -kv[1]))
+    dropped = _sum(stats, "denoise/items/dropped_")
+    errors = _sum(stats, "denoise/errors/")
+    return (
+        f"Denoise: {int(stats.get('denoise/pages/article', 0))} article pages, "
+        f"{sum(noise.values())} noise pages{f' ({reasons})' if reasons else ''}; "
+        f"{int(stats.get('denoise/items/extracted', 0))} articles extracted, "
+        f"{dropped} items dropped; stored {int(stats.get('denoise/store/inserted', 0))} new, "
+        f"{int(stats.get('denoise/store/updated', 0))} updated, "
+        f"{int(stats.get('denoise/store/unchanged', 0))} unchanged; {errors} errors"
+    )
+
+
+class DenoiseLogStats:
+    """Periodic and final log line of the ``denoise/...`` stats."""
+
+    def __init__(self, stats: StatsCollector, interval: float) -> None:
+        self.stats = stats
+        self.interval = interval
+        self.task: Any = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
+        if not DenoiseRuntime.for_crawler(crawler).config.logstats_enabled:
+            raise NotConfigured
+        assert crawler.stats is not None
+        ext = cls(crawler.stats, interval)
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        return ext
+
+    def spider_opened(self, spider: Spider) -> None:
+        if not self.interval:
+            return
+        try:
+            from scrapy.utils.asyncio import create_looping_call
+        except ImportError:  # Scrapy < 2.14
+            from twisted.internet.task import LoopingCall as create_looping_call
+        self.task = create_looping_call(self.log, spider)
+        # now=False: at start every counter is zero, Scrapy's own line says enough
+        self.task.start(self.interval, now=False)
+
+    def log(self, spider: Spider) -> None:
+        logger.info(summary(self.stats.get_stats()), extra={"spider": spider})
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self.task is not None and self.task.running:
+            self.task.stop()
+        self.log(spider)

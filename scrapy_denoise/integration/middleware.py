@@ -1,0 +1,105 @@
+"""The page filter as a downloader middleware: is this response an article or a noise page?
+
+Every HTML response (2xx, after redirects, retries and decompression) is classified by the
+core's page filter on the runtime's worker thread, and the verdict is recorded in
+``response.meta["denoise"]`` as ``{"is_noise": bool, "score": float, "reason": str}``.
+
+Noise pages are *not* dropped by default, and that is deliberate: home, section, list,
+archive and tag pages are exactly where a crawler finds the links to articles, so dropping
+them here would starve the crawl. Instead the spider middleware
+(:mod:`~scrapy_denoise.integration.spidermw`) drops the *items* a spider yields from a noise
+response and lets its requests through, so the links are followed and nothing from the page
+itself is stored.
+
+Where a spider knows a request leads to a content page only (an article link, never a page
+it needs links from), it can mark it ``meta["denoise_leaf"] = True``; with
+``DENOISE_DROP_NOISE_LEAVES = True`` a noise response to such a request is dropped here
+(``IgnoreRequest``), saving the callback and everything after it.
+
+``meta["denoise_skip"] = True`` leaves a request out of the filter entirely: no verdict,
+and the extraction pipeline then treats the page as an article.
+
+A page that makes the core fail passes unclassified (counted in
+``denoise/errors/classify``): the filter is an optimisation, and losing a page to it would
+be worse than extracting one page too many.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse
+
+from .items import response_headers
+from .runtime import DenoiseRuntime, DenoiseUnavailable
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.statscollectors import StatsCollector
+
+__all__ = ["META_KEY", "META_LEAF", "META_SKIP", "PageFilterMiddleware"]
+
+logger = logging.getLogger(__name__)
+
+#: where the verdict is recorded
+META_KEY = "denoise"
+#: per-request opt-out of the filter
+META_SKIP = "denoise_skip"
+#: the request leads to a content page whose links the spider does not need
+META_LEAF = "denoise_leaf"
+
+
+class PageFilterMiddleware:
+    """Classify HTML responses as article or noise pages (see the module docstring)."""
+
+    def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
+        self.crawler = crawler
+        self.runtime = runtime
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self.drop_noise_leaves = runtime.config.drop_noise_leaves
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        runtime = DenoiseRuntime.for_crawler(crawler)
+        if not runtime.config.page_filter_enabled:
+            raise NotConfigured
+        return cls(crawler, runtime)
+
+    async def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        if request.meta.get(META_SKIP):
+            self.stats.inc_value("denoise/pages/skipped")
+            return response
+        if not isinstance(response, HtmlResponse) or not 200 <= response.status < 300:
+            return response
+        try:
+            verdict = await self.runtime.classify(
+                response.body, response.url, response_headers(response)
+            )
+        except DenoiseUnavailable as exc:
+            # the spider is being closed; logged once, by the runtime
+            raise IgnoreRequest(str(exc)) from exc
+        except Exception:
+            self.stats.inc_value("denoise/errors/classify")
+            logger.exception(
+                "page filter failed on %s; the page passes unclassified",
+                response.url,
+                extra={"spider": self.crawler.spider},
+            )
+            return response
+        request.meta[META_KEY] = verdict.as_dict()
+        if not verdict.is_noise:
+            self.stats.inc_value("denoise/pages/article")
+            return response
+        self.stats.inc_value(f"denoise/pages/noise/{verdict.reason}")
+        if self.drop_noise_leaves and request.meta.get(META_LEAF):
+            self.stats.inc_value("denoise/pages/dropped_leaf")
+            raise IgnoreRequest(f"noise page ({verdict.reason}): {response.url}")
+        return response

@@ -1,0 +1,322 @@
+"""Item pipelines: page items become articles (:class:`DenoisePipeline`), articles go into
+the database (:class:`StorePipeline`).
+
+``DenoisePipeline`` takes the page item a spider yields (``page_item(response)``: url, raw
+body, a few headers, the page filter's verdict), parses the page once and runs template
+removal, the extraction method and line statistics on that one parse
+(``Denoiser.extract_document``) on the runtime's worker thread. It then fills the article
+fields and removes the raw body and headers, so exporters and later pipelines see an
+article, not a page. Items that carry no body are not page items and pass untouched, so
+the pipeline can sit in a project whose spiders yield other items too.
+
+Items are dropped (``DropItem``, each with a stat) when the page is a noise page (the page
+filter ran but the item filter did not), when the extracted text is shorter than
+``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the page; the crawl goes on either way.
+
+``StorePipeline`` upserts every item that has a URL and a text into the ``articles`` table,
+keyed by URL: new URLs are inserted, changed content is rewritten, the rest is counted as
+unchanged (stats ``denoise/store/inserted|updated|unchanged``). Writes are batched
+(``DENOISE_STORE_BATCH`` items per transaction) because one transaction per article costs
+a disk sync each on SQLite and a round trip each on PostgreSQL; the last batch is written
+when the spider closes. A batch that fails is kept and retried with the next one; after
+three failures in a row the spider is closed (reason ``denoise_store_failed``) instead of
+crawling on into a database that is gone, and anything still unwritten at the end is
+reported as an error with its count.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy import Item
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
+
+from ..document import text_chars
+from ..page.verdict import PageVerdict
+from ..store.records import ArticleRecord, UpsertCounts
+from .runtime import DenoiseRuntime, DenoiseUnavailable
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Self
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+    from ..article import Article
+
+__all__ = ["DenoisePipeline", "StorePipeline"]
+
+logger = logging.getLogger(__name__)
+
+#: Article attributes copied into items, in this order, when ``DENOISE_FIELDS`` names them.
+_ARTICLE_FIELDS = ("url", "title", "text", "published", "author", "lang", "site", "method")
+
+#: Consecutive failed batch writes after which the spider is closed.
+_MAX_STORE_FAILURES = 3
+
+
+def _settable(adapter: ItemAdapter, name: str) -> bool:
+    declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+    return declared is None or name in declared
+
+
+def _remove(adapter: ItemAdapter, name: str) -> None:
+    """Remove a field; types with a fixed schema (dataclass, attrs) get ``None`` instead."""
+    if name not in adapter:
+        return
+    if isinstance(adapter.item, (dict, Item)):
+        del adapter[name]
+    else:
+        adapter[name] = None
+
+
+def _verdict(value: Any) -> PageVerdict | None:
+    if isinstance(value, PageVerdict):
+        return value
+    if isinstance(value, dict) and "is_noise" in value:
+        return PageVerdict(
+            bool(value["is_noise"]),
+            float(value.get("score", 1.0 if value["is_noise"] else 0.0)),
+            str(value.get("reason", "")),
+        )
+    return None
+
+
+class DenoisePipeline:
+    """Turn page items into article items (see the module docstring)."""
+
+    def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
+        self.crawler = crawler
+        self.runtime = runtime
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        config = runtime.config
+        self.fields: Mapping[str, str] = config.fields
+        self.min_text_chars = config.min_text_chars
+        self._warned: set[tuple[type, str]] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        runtime = DenoiseRuntime.for_crawler(crawler)
+        if not runtime.config.extract_enabled:
+            raise NotConfigured
+        return cls(crawler, runtime)
+
+    async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        fields = self.fields
+        adapter = ItemAdapter(item)
+        body = adapter.get(fields["body"])
+        if body is None:
+            return item  # not a page item
+        url = str(adapter.get(fields["url"]) or "")
+        headers = adapter.get(fields["headers"]) if "headers" in fields else None
+        verdict = _verdict(adapter.get(fields["verdict"])) if "verdict" in fields else None
+        self._strip(adapter)
+        if verdict is not None and verdict.is_noise:
+            raise self._drop_noise(url, verdict)
+        try:
+            article = await self.runtime.extract(body, url, headers or None, verdict)
+        except DenoiseUnavailable as exc:
+            self.stats.inc_value("denoise/items/dropped_unavailable")
+            raise DropItem(f"denoise unavailable: {exc}", log_level="ERROR") from exc
+        except Exception as exc:
+            self.stats.inc_value("denoise/errors/extract")
+            logger.exception("extraction failed on %s", url, extra={"spider": self.crawler.spider})
+            raise DropItem(f"extraction failed on {url}: {exc!r}") from exc
+        if verdict is None and article.verdict is not None and article.verdict.is_noise:
+            raise self._drop_noise(url, article.verdict)
+        self._fill(adapter, article, verdict is None)
+        if article.warnings:
+            for warning in article.warnings:
+                self.stats.inc_value(f"denoise/warnings/{warning}")
+        if text_chars(article.text) < self.min_text_chars:
+            self.stats.inc_value("denoise/items/dropped_short_text")
+            raise DropItem(
+                f"extracted text under DENOISE_MIN_TEXT_CHARS={self.min_text_chars}: {url}",
+                log_level="INFO",
+            )
+        self.stats.inc_value("denoise/items/extracted")
+        return item
+
+    def _drop_noise(self, url: str, verdict: PageVerdict) -> DropItem:
+        self.stats.inc_value("denoise/items/dropped_noise_page")
+        return DropItem(f"noise page ({verdict.reason}): {url}", log_level="DEBUG")
+
+    def _strip(self, adapter: ItemAdapter) -> None:
+        """Remove the raw page before anything can fail: no log line or export gets it."""
+        for role in ("body", "headers"):
+            name = self.fields.get(role)
+            if name:
+                _remove(adapter, name)
+
+    def _fill(self, adapter: ItemAdapter, article: Article, new_verdict: bool) -> None:
+        values: dict[str, Any] = {name: getattr(article, name) for name in _ARTICLE_FIELDS}
+        values["warnings"] = list(article.warnings)
+        if new_verdict and article.verdict is not None:
+            values["verdict"] = article.verdict.as_dict()
+        for role, value in values.items():
+            name = self.fields.get(role)
+            if not name:
+                continue
+            if _settable(adapter, name):
+                adapter[name] = value
+            elif (key := (type(adapter.item), name)) not in self._warned:
+                self._warned.add(key)
+                logger.warning(
+                    "%s has no field %r: the article's %s is not kept (declare the field "
+                    "or rename it in DENOISE_FIELDS)",
+                    type(adapter.item).__name__,
+                    name,
+                    role,
+                    extra={"spider": self.crawler.spider},
+                )
+
+
+class StorePipeline:
+    """Upsert article items into the ``articles`` table in batches (see the module docstring)."""
+
+    def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
+        self.crawler = crawler
+        self.runtime = runtime
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        config = runtime.config
+        self.fields: Mapping[str, str] = config.fields
+        self.batch_size = max(1, config.store_batch)
+        self._pending: list[ArticleRecord] = []
+        self._failures = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        runtime = DenoiseRuntime.for_crawler(crawler)
+        if not runtime.config.store_enabled:
+            raise NotConfigured
+        if not runtime.config.database_url:
+            raise NotConfigured("DENOISE_DATABASE_URL is empty: articles are not stored")
+        return cls(crawler, runtime)
+
+    async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        record = self._record(ItemAdapter(item))
+        if record is None:
+            return item
+        self._pending.append(record)
+        if len(self._pending) >= self.batch_size:
+            await self._flush()
+        return item
+
+    async def close_spider(self, spider: Spider | None = None) -> None:
+        await self._flush()
+        if self._pending:
+            self.stats.inc_value("denoise/store/lost", len(self._pending))
+            logger.error(
+                "%d articles could not be written to the denoise database",
+                len(self._pending),
+                extra={"spider": self.crawler.spider},
+            )
+
+    def _record(self, adapter: ItemAdapter) -> ArticleRecord | None:
+        fields = self.fields
+        url = adapter.get(fields["url"])
+        text = adapter.get(fields["text"]) if "text" in fields else None
+        if not url or not text:
+            return None
+
+        def optional(role: str) -> str | None:
+            name = fields.get(role)
+            value = adapter.get(name) if name else None
+            return str(value) if value else None
+
+        return ArticleRecord(
+            url=str(url),
+            site="",  # filled on the worker thread, where the site learner lives
+            text=str(text),
+            title=optional("title"),
+            published=self._published(adapter, str(url)),
+            author=optional("author"),
+            lang=optional("lang"),
+        )
+
+    def _published(self, adapter: ItemAdapter, url: str) -> datetime | None:
+        name = self.fields.get("published")
+        value = adapter.get(name) if name else None
+        if isinstance(value, str):
+            try:
+                value = datetime.fromisoformat(value)
+            except ValueError:
+                value = None
+        if not isinstance(value, datetime):
+            return None
+        if value.utcoffset() is None:
+            # The store refuses to guess a time zone; losing a date beats a wrong one.
+            self.stats.inc_value("denoise/store/naive_date_dropped")
+            logger.debug("published date of %s has no time zone; not stored", url)
+            return None
+        return value
+
+    async def _flush(self) -> None:
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        try:
+            counts = await self.runtime.call(self._write_sync, batch)
+        except Exception as exc:
+            self._pending = batch + self._pending
+            self._failures += 1
+            self.stats.inc_value("denoise/errors/store")
+            logger.error(
+                "writing %d articles to the denoise database failed (%s attempt in a row): %s: %s",
+                len(batch),
+                _ordinal(self._failures),
+                type(exc).__name__,
+                exc,
+                extra={"spider": self.crawler.spider},
+            )
+            if self._failures >= _MAX_STORE_FAILURES:
+                self._close_spider("denoise_store_failed")
+            return
+        self._failures = 0
+        self.stats.inc_value("denoise/store/inserted", counts.inserted)
+        self.stats.inc_value("denoise/store/updated", counts.updated)
+        self.stats.inc_value("denoise/store/unchanged", counts.unchanged)
+
+    def _write_sync(self, batch: Sequence[ArticleRecord]) -> UpsertCounts:
+        store = self.runtime.store
+        if store is None:  # from_crawler refuses to run without a database
+            raise RuntimeError("no denoise database")
+        site_key = self.runtime.site_key
+        records = [_with_site(r, site_key(r.url)) for r in batch]
+        return store.upsert_articles(records)
+
+    def _close_spider(self, reason: str) -> None:
+        """Ask the engine to close the spider; not awaited, since closing waits for the
+        items in flight, this one included."""
+        engine = self.crawler.engine
+        if engine is None or engine.spider is None:
+            return
+        close = getattr(engine, "close_spider_async", None)
+        if close is not None:
+            deferred_from_coro(close(reason=reason))
+        else:  # Scrapy < 2.14
+            engine.close_spider(engine.spider, reason)
+
+
+def _with_site(record: ArticleRecord, site: str) -> ArticleRecord:
+    return ArticleRecord(
+        url=record.url,
+        site=site,
+        text=record.text,
+        title=record.title,
+        published=record.published,
+        author=record.author,
+        lang=record.lang,
+        fetched_at=record.fetched_at,
+        content_hash=record.content_hash,
+    )
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

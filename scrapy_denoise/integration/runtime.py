@@ -1,0 +1,294 @@
+"""One :class:`~scrapy_denoise.Denoiser` and one worker thread per crawler.
+
+Every component (page filter, pipelines) talks to the core through this object, for two
+reasons:
+
+* The core is blocking: parsing and extraction are CPU work, and with a database the core
+  reads and writes learned site state. None of that may run on the reactor thread, so every
+  call goes to a worker thread and the component awaits the result.
+* The core is not thread-safe (site learning keeps in-memory state and one database
+  session). A *single* worker thread serialises all calls of a crawler, so the core needs
+  no locks and database calls keep the order in which Scrapy issued them.
+
+The database is opened when the spider opens rather than on the first page, so that a
+database that is down stops the crawl before anything is downloaded (the spider closes with
+reason ``denoise_database_unavailable`` and the log names the URL, password redacted)
+instead of losing every article of the crawl one by one. Everything is flushed and closed
+on ``spider_closed``, after the pipelines have written their last batch.
+
+The page filter parses a page to classify it and the extraction pipeline needs the same
+parse; the runtime keeps the last few article-page parses (keyed by URL and body digest) so
+that a page is parsed once between the two, not twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
+from urllib.parse import urlsplit
+
+from scrapy import signals
+from scrapy.exceptions import CloseSpider
+
+from ..store.errors import redact_url
+from .settings import DenoiseConfig
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+    from ..article import Article
+    from ..denoiser import Denoiser
+    from ..document import Document
+    from ..page.verdict import PageVerdict
+    from ..store import Store
+
+__all__ = ["DenoiseRuntime", "DenoiseUnavailable", "default_site_key"]
+
+logger = logging.getLogger(__name__)
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+#: Article-page parses kept between the page filter and the extraction pipeline. Items
+#: reach the pipeline right after their response passed the spider, so a few suffice.
+_DOCUMENT_CACHE_SIZE = 32
+
+
+class DenoiseUnavailable(RuntimeError):
+    """The runtime could not start; ``reason`` becomes the spider's close reason."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def default_site_key(url: str, prefixes: Sequence[str] = ()) -> str:
+    """Scheme and host, or the longest configured site prefix the URL starts with; the
+    site key when site learning is off (with it on, the learner's key is used)."""
+    matches = [p for p in prefixes if url.startswith(p)]
+    if matches:
+        return max(matches, key=len)
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _body_key(url: str, body: bytes) -> tuple[str, bytes]:
+    return url, hashlib.blake2b(body, digest_size=16).digest()
+
+
+class DenoiseRuntime:
+    """The per-crawler state shared by the integration components.
+
+    Get it with :meth:`for_crawler`; components never construct it themselves, so that they
+    share one instance (and one thread, one database connection) per crawler.
+    """
+
+    _instances: ClassVar[weakref.WeakKeyDictionary[Crawler, DenoiseRuntime]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self, crawler: Crawler, config: DenoiseConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self._executor: ThreadPoolExecutor | None = None
+        self._opening: Future[None] | None = None
+        self._closed = False
+        # Only ever touched on the worker thread:
+        self._denoiser: Denoiser | None = None
+        self._store: Store | None = None
+        self._documents: OrderedDict[tuple[str, bytes], Document] = OrderedDict()
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def for_crawler(cls, crawler: Crawler) -> DenoiseRuntime:
+        """The crawler's runtime, created (from its settings) on the first call."""
+        runtime = cls._instances.get(crawler)
+        if runtime is None:
+            runtime = cls(crawler, DenoiseConfig.from_settings(crawler.settings))
+            cls._instances[crawler] = runtime
+        return runtime
+
+    # -- running things on the worker thread -----------------------------------------
+
+    def _submit(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+        if self._closed:
+            raise RuntimeError("the denoise runtime is closed")
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="denoise")
+        return self._executor.submit(fn, *args, **kwargs)
+
+    @staticmethod
+    async def _wait(future: Future[_T]) -> _T:
+        """Await a worker-thread future from whichever event loop Scrapy runs on."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a non-asyncio Twisted reactor drives this coroutine
+            return await _twisted_wait(future)
+        return await asyncio.wrap_future(future, loop=loop)
+
+    async def open(self) -> None:
+        """Open the database and build the core (once); raises :class:`DenoiseUnavailable`."""
+        if self._opening is None:
+            self._opening = self._submit(self._open_sync)
+        await self._wait(self._opening)
+
+    async def call(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """Run ``fn`` on the worker thread, after the core is open."""
+        await self.open()
+        return await self._wait(self._submit(fn, *args, **kwargs))
+
+    @property
+    def denoiser(self) -> Denoiser:
+        """The core; only for functions passed to :meth:`call` (worker thread)."""
+        if self._denoiser is None:
+            raise RuntimeError("the denoise runtime is not open")
+        return self._denoiser
+
+    @property
+    def store(self) -> Store | None:
+        """The database, ``None`` without ``DENOISE_DATABASE_URL``; worker thread only."""
+        return self._store
+
+    def site_key(self, url: str) -> str:
+        """The key articles of ``url`` are stored under; worker thread only."""
+        learner = self.denoiser.learner
+        if learner is not None:
+            return learner.site_key(url)
+        return default_site_key(url, self.config.site_prefixes)
+
+    # -- the core calls the components make -------------------------------------------
+
+    async def classify(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
+        return await self.call(self._classify_sync, body, url, headers)
+
+    async def extract(
+        self,
+        body: bytes,
+        url: str,
+        headers: dict[str, str] | None,
+        verdict: PageVerdict | None,
+    ) -> Article:
+        return await self.call(self._extract_sync, body, url, headers, verdict)
+
+    def _classify_sync(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
+        denoiser = self.denoiser
+        doc = denoiser.load(body, url, headers)
+        verdict = denoiser.classify_document(doc)
+        if not verdict.is_noise and self.config.extract_enabled:
+            documents = self._documents
+            documents[_body_key(url, body)] = doc
+            while len(documents) > _DOCUMENT_CACHE_SIZE:
+                documents.popitem(last=False)
+        return verdict
+
+    def _extract_sync(
+        self,
+        body: bytes,
+        url: str,
+        headers: dict[str, str] | None,
+        verdict: PageVerdict | None,
+    ) -> Article:
+        denoiser = self.denoiser
+        doc = self._documents.pop(_body_key(url, body), None)
+        if doc is None:
+            doc = denoiser.load(body, url, headers)
+        return denoiser.extract_document(doc, verdict=verdict)
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def _open_sync(self) -> None:
+        from ..denoiser import Denoiser
+
+        url = self.config.database_url
+        store: Store | None = None
+        if url:
+            from ..store import Store
+
+            try:
+                store = Store.open(url)
+            except Exception as exc:
+                detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                raise DenoiseUnavailable(
+                    f"cannot open the denoise database {redact_url(url)}: "
+                    f"{type(exc).__name__}: {detail}",
+                    "denoise_database_unavailable",
+                ) from exc
+        try:
+            denoiser = Denoiser(store=store, options=self.config.options())
+        except Exception as exc:
+            if store is not None:
+                store.close()
+            raise DenoiseUnavailable(
+                f"cannot set up the denoiser: {type(exc).__name__}: {exc}",
+                "denoise_setup_failed",
+            ) from exc
+        self._store = store
+        self._denoiser = denoiser
+
+    def _close_sync(self) -> None:
+        self._documents.clear()
+        try:
+            if self._denoiser is not None:
+                self._denoiser.close()
+        finally:
+            self._denoiser = None
+            if self._store is not None:
+                store, self._store = self._store, None
+                store.close()
+
+    async def spider_opened(self, spider: Spider) -> None:
+        try:
+            await self.open()
+        except DenoiseUnavailable as exc:
+            self.crawler.stats.inc_value(f"denoise/errors/{exc.reason}")
+            logger.error("%s; closing the spider", exc, extra={"spider": spider})
+            raise CloseSpider(exc.reason) from exc
+
+    async def spider_closed(self, spider: Spider) -> None:
+        if self._closed or self._opening is None:
+            self._closed = True
+            return
+        try:
+            try:
+                await self._wait(self._opening)
+            except DenoiseUnavailable:
+                return  # nothing was opened, nothing to write
+            await self._wait(self._submit(self._close_sync))
+        except Exception:
+            self.crawler.stats.inc_value("denoise/errors/close")
+            logger.exception(
+                "error while writing learned state to the denoise database",
+                extra={"spider": spider},
+            )
+        finally:
+            self._closed = True
+            if self._executor is not None:
+                self._executor.shutdown(wait=False)
+
+
+async def _twisted_wait(future: Future[_T]) -> _T:
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    deferred: Deferred[_T] = Deferred()
+
+    def fire(done: Future[_T]) -> None:
+        exc = done.exception()
+        if exc is not None:
+            deferred.errback(exc)
+        else:
+            deferred.callback(done.result())
+
+    def on_done(done: Future[_T]) -> None:
+        reactor.callFromThread(fire, done)  # type: ignore[attr-defined]
+
+    future.add_done_callback(on_done)
+    return await deferred

@@ -1,0 +1,355 @@
+"""Every ``DENOISE_*`` setting of the Scrapy integration, its default and its meaning.
+
+The settings live in one dataclass so that there is exactly one place to look them up: each
+field is one setting (``DENOISE_`` + the field name in upper case), its default is the
+field default, and its documentation is the field's ``doc`` metadata, from which the
+README table is generated (:func:`settings_table`). Components never call
+``settings.get("DENOISE_...")`` themselves; they read a parsed :class:`DenoiseConfig`, so a
+mistyped value fails once, at start, with the setting's name in the message.
+
+Page filter thresholds default to the core's :class:`~scrapy_denoise.page.rules.PageRules`
+defaults instead of repeating the numbers, so the crawl and the benchmark cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from typing import TYPE_CHECKING, Any
+
+from ..document import DEFAULT_MAX_BYTES
+from ..options import DenoiseOptions
+from ..page.rules import PageRules
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "DEFAULT_FIELDS",
+    "DenoiseConfig",
+    "setting_name",
+    "settings_table",
+]
+
+DEFAULT_DATABASE_URL = "sqlite:///denoise.sqlite3"
+
+#: item field that holds each value; the names article tools (newspaper, trafilatura,
+#: news-please) use. ``body``, ``headers`` and ``verdict`` are the page item's inputs.
+DEFAULT_FIELDS: dict[str, str] = {
+    "url": "url",
+    "body": "body",
+    "headers": "headers",
+    "verdict": "denoise",
+    "title": "title",
+    "text": "text",
+    "published": "published",
+    "author": "author",
+    "lang": "lang",
+}
+
+#: Article attributes a user may add to ``DENOISE_FIELDS`` besides the defaults.
+OPTIONAL_FIELDS = frozenset({"site", "method", "warnings"})
+
+_RULES = PageRules()
+
+
+def _doc(text: str, kind: str) -> dict[str, str]:
+    return {"doc": " ".join(text.split()), "kind": kind}
+
+
+def setting_name(field_name: str) -> str:
+    return "DENOISE_" + field_name.upper()
+
+
+@dataclass(frozen=True, slots=True)
+class DenoiseConfig:
+    """The parsed ``DENOISE_*`` settings of one crawler."""
+
+    # -- components ---------------------------------------------------------------------
+    page_filter_enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "Run the page filter (downloader middleware) on every HTML response and record "
+            "its verdict in ``response.meta['denoise']``.",
+            "bool",
+        ),
+    )
+    item_filter_enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "Drop items yielded from responses the page filter judged noise (spider "
+            "middleware); requests from those responses are still followed.",
+            "bool",
+        ),
+    )
+    extract_enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "Extract title, text, date, author and language from page items (``DenoisePipeline``).",
+            "bool",
+        ),
+    )
+    store_enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "Upsert extracted articles into the database's ``articles`` table (``StorePipeline``).",
+            "bool",
+        ),
+    )
+    logstats_enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "Log the plugin's counters every ``LOGSTATS_INTERVAL`` seconds and at the end "
+            "of the crawl.",
+            "bool",
+        ),
+    )
+    # -- database and core ------------------------------------------------------------
+    database_url: str | None = field(
+        default=DEFAULT_DATABASE_URL,
+        metadata=_doc(
+            "SQLAlchemy URL of the database holding articles and learned site state "
+            "(``sqlite:///file.db``, ``postgresql+psycopg://user@host/db``). Empty or "
+            "``None``: learned state in memory only and no ``StorePipeline``.",
+            "optional_str",
+        ),
+    )
+    method: str = field(
+        default=DenoiseOptions().method,
+        metadata=_doc(
+            "Extraction method: ``default`` (the measured best chain) or one method's name.",
+            "str",
+        ),
+    )
+    method_params: dict[str, Any] = field(
+        default_factory=dict,
+        metadata=_doc("Per-method parameter overrides, e.g. ``{'cevc': {'alpha': 0.6}}``.", "dict"),
+    )
+    max_bytes: int = field(
+        default=DEFAULT_MAX_BYTES,
+        metadata=_doc("Bytes of a page processed at most; the rest is cut.", "int"),
+    )
+    templates_enabled: bool = field(
+        default=DenoiseOptions().templates,
+        metadata=_doc("Learn each site's templates and remove them before extraction.", "bool"),
+    )
+    line_stats_enabled: bool = field(
+        default=DenoiseOptions().line_stats,
+        metadata=_doc("Remove lines that recur across a site's pages after extraction.", "bool"),
+    )
+    site_prefixes: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc(
+            "URL prefixes that are sites of their own (portals hosting several sites "
+            "under one host), learned separately.",
+            "list",
+        ),
+    )
+    skip_noise_pages: bool = field(
+        default=DenoiseOptions().skip_noise_pages,
+        metadata=_doc(
+            "Do not learn templates and line statistics from noise pages: list and tag "
+            "pages repeat article text, which would then be removed as boilerplate.",
+            "bool",
+        ),
+    )
+    flush_every: int = field(
+        default=DenoiseOptions().flush_every,
+        metadata=_doc("Pages between writes of learned site state to the database.", "int"),
+    )
+    owner: str = field(
+        default=DenoiseOptions().owner,
+        metadata=_doc(
+            "Name of this process's batch of learned templates, when several processes "
+            "crawl the same site into one database.",
+            "str",
+        ),
+    )
+    # -- page filter rules --------------------------------------------------------------
+    rule_min_text_chars: int | None = field(
+        default=_RULES.min_text_chars,
+        metadata=_doc(
+            "Page filter: fewer non-link text characters than this marks a noise page "
+            "(``little_text``). ``None`` switches the rule off.",
+            "optional_int",
+        ),
+    )
+    rule_shallow_url_depth: int | None = field(
+        default=_RULES.shallow_url_depth,
+        metadata=_doc(
+            "Page filter: URL paths with at most this many directory levels and shorter "
+            "than ``DENOISE_RULE_SHORT_URL_CHARS`` are noise (``shallow_url``, home pages).",
+            "optional_int",
+        ),
+    )
+    rule_short_url_chars: int = field(
+        default=_RULES.short_url_chars,
+        metadata=_doc("Page filter: path length bound of the ``shallow_url`` rule.", "int"),
+    )
+    rule_url_patterns: tuple[str, ...] = field(
+        default=_RULES.url_patterns,
+        metadata=_doc(
+            "Page filter: regexes matched against whole URL path segments "
+            "(``url_pattern``): sitemap, search, tag, category, archive, paging, feeds, forms.",
+            "list",
+        ),
+    )
+    rule_max_links: int | None = field(
+        default=_RULES.max_links,
+        metadata=_doc(
+            "Page filter: more links than this marks a noise page (``many_links``).",
+            "optional_int",
+        ),
+    )
+    rule_max_link_text_ratio: float | None = field(
+        default=_RULES.max_link_text_ratio,
+        metadata=_doc(
+            "Page filter: link text longer than this times the non-link text marks a noise "
+            "page (``link_text_ratio``).",
+            "optional_float",
+        ),
+    )
+    rule_changing_min_visits: int | None = field(
+        default=_RULES.changing_min_visits,
+        metadata=_doc(
+            "Page filter: a URL whose main content changed on every one of at least this "
+            "many earlier visits is noise (``changing_content``, needs a database).",
+            "optional_int",
+        ),
+    )
+    # -- middleware -------------------------------------------------------------------
+    drop_noise_leaves: bool = field(
+        default=False,
+        metadata=_doc(
+            "Drop (``IgnoreRequest``) noise responses to requests marked "
+            "``meta['denoise_leaf'] = True``, i.e. pages the spider only visits for their "
+            "content, never for their links.",
+            "bool",
+        ),
+    )
+    # -- pipelines --------------------------------------------------------------------
+    fields: dict[str, str] = field(
+        default_factory=lambda: dict(DEFAULT_FIELDS),
+        metadata=_doc(
+            "Item field names, merged into the defaults ``url``, ``body``, ``headers``, "
+            "``verdict`` → ``denoise``, ``title``, ``text``, ``published``, ``author``, "
+            "``lang``; map a key to ``None`` to leave that value out. ``site``, ``method`` "
+            "and ``warnings`` may be added.",
+            "fields",
+        ),
+    )
+    min_text_chars: int = field(
+        default=100,
+        metadata=_doc(
+            "Items whose extracted text has fewer non-whitespace characters are dropped "
+            "(``DropItem``, stat ``denoise/items/dropped_short_text``).",
+            "int",
+        ),
+    )
+    store_batch: int = field(
+        default=50,
+        metadata=_doc("Articles written to the database per batch (one transaction).", "int"),
+    )
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> DenoiseConfig:
+        """Parse every ``DENOISE_*`` setting; unset ones keep the defaults above."""
+        values: dict[str, Any] = {}
+        for f in dataclass_fields(cls):
+            name = setting_name(f.name)
+            if name not in settings:
+                continue
+            try:
+                values[f.name] = _parse(settings, name, f.metadata["kind"])
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"invalid {name} setting: {exc}") from exc
+        return cls(**values)
+
+    def rules(self) -> PageRules:
+        return PageRules(
+            min_text_chars=self.rule_min_text_chars,
+            shallow_url_depth=self.rule_shallow_url_depth,
+            short_url_chars=self.rule_short_url_chars,
+            url_patterns=self.rule_url_patterns,
+            max_links=self.rule_max_links,
+            max_link_text_ratio=self.rule_max_link_text_ratio,
+            changing_min_visits=self.rule_changing_min_visits,
+        )
+
+    def options(self) -> DenoiseOptions:
+        return DenoiseOptions(
+            method=self.method,
+            max_bytes=self.max_bytes,
+            templates=self.templates_enabled,
+            line_stats=self.line_stats_enabled,
+            site_prefixes=self.site_prefixes,
+            skip_noise_pages=self.skip_noise_pages,
+            rules=self.rules(),
+            method_params=self.method_params,
+            flush_every=self.flush_every,
+            owner=self.owner,
+        )
+
+
+_OFF = frozenset({"", "none", "null", "off", "false"})
+
+
+def _parse(settings: BaseSettings, name: str, kind: str) -> Any:
+    raw = settings[name]
+    if kind == "bool":
+        return settings.getbool(name)
+    if kind == "int":
+        return settings.getint(name)
+    if kind == "str":
+        return str(raw)
+    if kind == "list":
+        return tuple(str(v) for v in settings.getlist(name))
+    if kind == "dict":
+        return settings.getdict(name)
+    if kind == "fields":
+        return _parse_fields(settings.getdict(name))
+    if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower() in _OFF):
+        return None
+    if kind == "optional_str":
+        return str(raw)
+    if kind == "optional_int":
+        return int(raw)
+    if kind == "optional_float":
+        return float(raw)
+    raise AssertionError(f"unknown setting kind {kind!r}")
+
+
+def _parse_fields(overrides: Mapping[str, Any]) -> dict[str, str]:
+    """Merge a user's mapping into the defaults, like Scrapy's ``*_BASE`` dictionaries."""
+    merged: dict[str, str | None] = dict(DEFAULT_FIELDS)
+    for key, value in overrides.items():
+        if key not in DEFAULT_FIELDS and key not in OPTIONAL_FIELDS:
+            raise ValueError(
+                f"unknown key {key!r}; known: {sorted(DEFAULT_FIELDS.keys() | OPTIONAL_FIELDS)}"
+            )
+        merged[key] = None if value is None else str(value)
+    for required in ("url", "body"):
+        if not merged.get(required):
+            raise ValueError(f"{required!r} cannot be switched off")
+    return {k: v for k, v in merged.items() if v}
+
+
+def _format_default(value: Any) -> str:
+    if isinstance(value, tuple):
+        value = list(value)
+    if isinstance(value, (dict, list)):
+        return "``" + json.dumps(value, ensure_ascii=False) + "``"
+    return f"``{value!r}``"
+
+
+def settings_table() -> str:
+    """The README's settings table (Markdown), generated so it cannot go stale."""
+    rows = ["| setting | default | meaning |", "|---|---|---|"]
+    for f in dataclass_fields(DenoiseConfig):
+        default = f.default_factory() if callable(f.default_factory) else f.default
+        doc = f.metadata["doc"].replace("|", "\\|")
+        rows.append(f"| `{setting_name(f.name)}` | {_format_default(default)} | {doc} |")
+    return "\n".join(rows)

@@ -1,0 +1,289 @@
+"""Per-site learning: template library, line statistics and page fingerprints over a Store.
+
+:class:`SiteLearner` keeps each site's state in memory (loaded lazily from the store, one
+snapshot read), applies the methods to pages, and writes what it learned back as additive
+deltas every ``flush_every`` pages and on :meth:`SiteLearner.close`. Between flushes the
+local view is "store snapshot + unflushed local deltas", so counts are right within the
+process; after a flush the cached sites are dropped and re-read on next use, which is how
+one process sees what the others learned.
+
+A flush is at most one transaction per site (RC, line counts, new templates and this
+owner's batch cache together), so a process killed at any moment leaves every site
+consistent: RC always matches the line counts and the batch cache in the database. What
+was learned since the last flush is lost with the process; nothing committed is.
+
+The flush is triggered at the *start* of a learning call once ``flush_every`` pages are
+pending, so with the usual per-page call order (templates, lines, fingerprint) a flush
+never splits a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from .methods.linestats import LineParams, SiteLines
+from .methods.template import Entry, SiteTemplates, TemplateParams
+from .page.rules import PageHistory
+from .store import BatchState, PageState, PageVisit, SiteDelta, Store, TemplateText
+from .store.schema import utcnow
+
+__all__ = ["SiteLearner", "site_key"]
+
+logger = logging.getLogger(__name__)
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HASH_CHARS = 64
+# Page-history reads cached between flushes; bounded for runs that classify but never learn.
+_READ_CACHE_MAX = 10_000
+
+
+@dataclass(slots=True)
+class _SiteState:
+    templates: SiteTemplates
+    lines: SiteLines
+
+
+class SiteLearner:
+    """Learns each site's common noise from its pages and removes it from later pages.
+
+    ``owner`` names this process's template batch: processes learning the same site
+    concurrently need different owners (each keeps its own batch cache S), while a
+    restarted process should reuse its owner to resume its half-full batch.
+    ``site_prefixes`` are URL prefixes (``"https://portal.example/news/"``) that are sites
+    of their own instead of their scheme + host.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        owner: str = "default",
+        templates: TemplateParams | None = None,
+        lines: LineParams | None = None,
+        flush_every: int = 50,
+        site_prefixes: Iterable[str] = (),
+    ) -> None:
+        if flush_every < 1:
+            raise ValueError("flush_every must be at least 1")
+        self.store = store
+        self.owner = owner
+        self.template_params = templates or TemplateParams()
+        self.line_params = lines or LineParams()
+        self.flush_every = flush_every
+        self._prefixes = _parse_prefixes(site_prefixes)
+        self._lock = threading.RLock()
+        self._sites: dict[str, _SiteState] = {}
+        self._visits: list[PageVisit] = []
+        # URL -> state after this process's unflushed visits, or as read from the store
+        self._pages: dict[str, PageState | None] = {}
+        self._template_pages = 0
+        self._line_pages = 0
+
+    # -- sites --------------------------------------------------------------------------
+
+    def site_key(self, url: str) -> str:
+        """The site a URL belongs to: the longest matching configured prefix, else
+        ``scheme://host[:port]`` lower-cased with the default port dropped."""
+        return site_key(url, self._prefixes)
+
+    # -- templates ----------------------------------------------------------------------
+
+    def learn_templates(self, site: str, root: etree._Element) -> int:
+        """Count a page's units in the site's batch; returns templates made by this page.
+
+        Call it before :meth:`remove_templates` on the same tree: the batch has to see the
+        common noise to keep counting it.
+        """
+        with self._lock:
+            if self._template_pages >= self.flush_every:
+                self._flush()
+            made = self._site(site).templates.learn(root)
+            self._template_pages += 1
+            if made:
+                logger.debug("site %s: %d new templates", site, made)
+            return made
+
+    def remove_templates(self, site: str, root: etree._Element) -> int:
+        """Remove the site's templates from ``root``; returns how many elements went."""
+        with self._lock:
+            return self._site(site).templates.remove(root)
+
+    # -- line statistics ----------------------------------------------------------------
+
+    def filter_lines(self, site: str, lines: Sequence[str], learn: bool = True) -> list[str]:
+        """The lines that are not site noise; with ``learn`` the page is counted first."""
+        with self._lock:
+            if learn and self._line_pages >= self.flush_every:
+                self._flush()
+            stats = self._site(site).lines
+            kept = stats.filter(lines, learn)
+            if learn:
+                self._line_pages += 1
+                every = self.line_params.prune_every
+                if every and stats.pages_processed % every == 0:
+                    stats.prune()
+            return kept
+
+    # -- page fingerprints --------------------------------------------------------------
+
+    def record_fingerprint(self, url: str, site: str, content_hash: str) -> PageHistory:
+        """Count a visit of ``url`` whose main content hashes to ``content_hash``.
+
+        Any string identifying the content works; strings over 64 characters are hashed.
+        Returns the URL's history including this visit.
+        """
+        if len(content_hash) > _HASH_CHARS:
+            content_hash = hashlib.md5(
+                content_hash.encode("utf-8", "surrogatepass"), usedforsecurity=False
+            ).hexdigest()
+        with self._lock:
+            if len(self._visits) >= self.flush_every:
+                self._flush()
+            before = self._page_state(url)
+            if before is None:
+                after = PageState(content_hash, 1, 0)
+            else:
+                changed = int(before.content_hash != content_hash)
+                after = PageState(content_hash, before.visits + 1, before.changes + changed)
+            self._pages[url] = after
+            self._visits.append(PageVisit(url, site, content_hash, utcnow()))
+            return PageHistory(after.visits, after.changes)
+
+    def page_history(self, url: str) -> PageHistory | None:
+        """Visits and content changes of ``url`` so far, ``None`` if never recorded."""
+        with self._lock:
+            state = self._page_state(url)
+            return None if state is None else PageHistory(state.visits, state.changes)
+
+    # -- persistence --------------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Write everything learned since the last flush."""
+        with self._lock:
+            self._flush()
+
+    def close(self) -> None:
+        """Flush; the store stays open (it belongs to whoever opened it)."""
+        self.flush()
+
+    def __enter__(self) -> SiteLearner:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _site(self, site: str) -> _SiteState:
+        state = self._sites.get(site)
+        if state is None:
+            snap = self.store.load_site(site, self.owner)
+            params = self.template_params
+            state = _SiteState(
+                SiteTemplates(
+                    params,
+                    (Entry(t.tag, t.text, t.frequency) for t in snap.templates),
+                    snap.batch.pages,
+                    (Entry(e.tag, e.text, e.frequency) for e in snap.batch.entries),
+                ),
+                SiteLines(self.line_params, snap.pages_processed, snap.line_counts),
+            )
+            self._sites[site] = state
+        return state
+
+    def _page_state(self, url: str) -> PageState | None:
+        if url in self._pages:
+            return self._pages[url]
+        if len(self._pages) >= _READ_CACHE_MAX and not self._visits:
+            self._pages.clear()
+        state = self.store.page_states([url]).get(url)
+        self._pages[url] = state
+        return state
+
+    def _flush(self) -> None:
+        # Each site is dropped only once its delta is committed: after a failed flush the
+        # unsaved deltas are still here for the next attempt.
+        for key in list(self._sites):
+            delta = self._delta(key, self._sites[key])
+            if delta is not None:
+                self.store.apply(delta)
+            del self._sites[key]
+        if self._visits:
+            self.store.record_fingerprints(self._visits)
+            self._visits.clear()
+        self._pages.clear()
+        self._template_pages = 0
+        self._line_pages = 0
+
+    def _delta(self, site: str, state: _SiteState) -> SiteDelta | None:
+        templates, lines = state.templates, state.lines
+        new_templates = templates.pending_templates()
+        if not (lines.pending_pages or lines.pending_counts or new_templates) and not (
+            templates.batch_dirty
+        ):
+            return None
+        batch = None
+        if templates.batch_dirty:
+            batch = BatchState(
+                templates.batch.pages,
+                tuple(TemplateText(e.tag, e.text, e.frequency) for e in templates.batch_entries()),
+            )
+        params = self.line_params
+        return SiteDelta(
+            site=site,
+            owner=self.owner,
+            pages=lines.pending_pages,
+            line_counts=dict(lines.pending_counts),
+            line_texts=dict(lines.pending_texts) if params.keep_text else {},
+            templates=tuple(TemplateText(e.tag, e.text, e.frequency) for e in new_templates),
+            batch=batch,
+            prune_every=params.prune_every or None,
+            prune_divisor=params.prune_divisor,
+        )
+
+
+def site_key(url: str, prefixes: Sequence[tuple[str, str]] = ()) -> str:
+    """See :meth:`SiteLearner.site_key`; ``prefixes`` are ``(origin, path)`` pairs."""
+    origin, path = _origin_and_path(url)
+    best = ""
+    for prefix_origin, prefix_path in prefixes:
+        if (
+            origin == prefix_origin
+            and path.startswith(prefix_path)
+            and len(prefix_path) >= len(best)
+        ):
+            best = prefix_path
+    return origin + best if best else origin
+
+
+def _parse_prefixes(prefixes: Iterable[str]) -> list[tuple[str, str]]:
+    parsed = []
+    for prefix in prefixes:
+        origin, path = _origin_and_path(prefix)
+        parsed.append((origin, path if path != "/" else ""))
+    return parsed
+
+
+def _origin_and_path(url: str) -> tuple[str, str]:
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host if port is None or port == _DEFAULT_PORTS.get(scheme) else f"{host}:{port}"
+    return f"{scheme}://{netloc}", parts.path or "/"

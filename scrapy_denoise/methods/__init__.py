@@ -1,0 +1,43 @@
+"""Extraction methods, one module each, named as in the papers.
+
+Every method reads the shared :class:`~scrapy_denoise.document.Document` and returns an
+:class:`~scrapy_denoise.methods.base.Extraction`; :func:`create_method` builds one by name so
+the Denoiser, the CLI and the benchmark select methods the same way.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+
+from .base import Extraction, Method
+
+__all__ = ["METHODS", "Extraction", "Method", "UnknownMethodError", "create_method"]
+
+#: public name -> "module:Class"; ``default`` is the measured best chain (BENCHMARKS.md)
+METHODS: dict[str, str] = {
+    "punctuation": "punctuation:PunctuationMethod",
+    "correlativity": "correlativity:CorrelativityMethod",
+    "cevc": "cevc:CevcMethod",
+}
+DEFAULT_METHOD = "cevc"
+
+
+class UnknownMethodError(ValueError):
+    """Raised for a method name that does not exist; the message lists the valid ones."""
+
+
+def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None = None) -> Method:
+    """Build the method called ``name`` with its parameter overrides from ``params[name]``."""
+    if name == "default":
+        name = DEFAULT_METHOD
+    target = METHODS.get(name)
+    if target is None:
+        choices = ", ".join(["default", *METHODS])
+        raise UnknownMethodError(f"unknown extraction method {name!r}; choose one of {choices}")
+    module_name, class_name = target.split(":")
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    cls = getattr(module, class_name)
+    overrides = dict((params or {}).get(name, {}))
+    method: Method = cls(**overrides) if overrides else cls()
+    return method

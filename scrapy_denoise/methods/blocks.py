@@ -1,0 +1,500 @@
+"""Block units of a page and their features, for the block-level SVM.
+
+template-and-block-svm-denoising.txt §5 classifies *block-level tags* (its list: body,
+section, div) as main text or noise, each with the text of nested blocks left out, from five
+ratios with add-one smoothing (§5.1–5.2)::
+
+    R1 = innerLen / (outerLen + 1)          share of the page's text
+    R2 = innerLinkLen / (outerLinkLen + 1)  share of the page's link text
+    R3 = innerLinkNum / (outerLinkNum + 1)  share of the page's links
+    R4 = innerPicNum / (outerPicNum + 1)    share of the page's images
+    R5 = innerLinkLen / (innerLen + 1)      the block's own link density
+
+"inner" is the block's *own* content (its subtree minus the subtrees of the blocks nested in
+it), "outer" the whole page. The paper's own conclusion (§9) names its weaknesses: few
+features, no text semantics, and blocks mixing text with noise. So the unit set here is
+finer than the paper's (paragraphs, list items and headings are units too, so a div that
+mixes an article with a "related" list splits into separately judged parts), and the paper's
+five ratios are joined by features that the ablation in ``train_blocks`` kept: text shape
+(punctuation, stop words, token length), position in the page, tag kind, class/id words of
+the block and its ancestors, and the same measures for the parent block and the neighbouring
+text blocks (context, which the paper's blocks lack).
+
+Everything is computed once per page from the :class:`Document` aggregates and one list of
+text pieces (:func:`~scrapy_denoise.methods.base.text_pieces`), which the method then reuses
+to render the kept blocks, so a page is walked a fixed small number of times.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import lxml.etree as etree
+import numpy as np
+import numpy.typing as npt
+
+from ..document import BLOCK_TAGS, Document
+
+__all__ = [
+    "FEATURE_NAMES",
+    "UNIT_TAGS",
+    "Blocks",
+    "compute_blocks",
+    "paper_features",
+]
+
+#: Tags whose elements are block units. The paper's body/section/div, the other sectioning
+#: and layout containers (a table cell is a layout box on older news sites), and the
+#: paragraph-level blocks, so that text mixed with noise in one div is split apart.
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+UNIT_TAGS = _words(
+    "body div section article main td th table ul ol dl li dd dt p h1 h2 h3 h4 h5 h6 "
+    "blockquote pre aside header footer nav form figure figcaption address center "
+    "fieldset details summary tr tbody thead tfoot"
+)
+
+_HEADINGS = _words("h1 h2 h3 h4 h5 h6")
+_TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("tag_div", frozenset({"div", "center"})),
+    ("tag_p", frozenset({"p", "blockquote", "pre", "address"})),
+    ("tag_li", frozenset({"li", "dd", "dt"})),
+    ("tag_list", frozenset({"ul", "ol", "dl"})),
+    ("tag_cell", frozenset({"td", "th", "tr", "table", "tbody", "thead", "tfoot"})),
+    ("tag_heading", _HEADINGS),
+    ("tag_section", frozenset({"section", "article", "main", "body"})),
+    ("tag_chrome", frozenset({"nav", "aside", "header", "footer", "form", "fieldset"})),
+    ("tag_figure", frozenset({"figure", "figcaption", "details", "summary"})),
+)
+_TAG_GROUP_OF = {tag: k for k, (_, tags) in enumerate(_TAG_GROUPS) for tag in tags}
+
+#: class/id words: (feature suffix, whole-token words, token prefixes). Prefixes catch
+#: "comments", "navbar", "sidebar-widget"; short words like "ad" only match whole tokens so
+#: that "header" or "shadow" do not count as ads.
+_CLASS_WORDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
+    ("nav", frozenset({"nav", "menu", "tabs", "pager"}),
+     ("nav", "menu", "breadcrumb", "pagination", "toolbar", "skip")),
+    ("footer", frozenset({"foot", "bottom", "legal"}), ("footer", "copyright", "colophon")),
+    ("header", frozenset({"top", "head", "logo", "brand"}), ("header", "masthead", "topbar")),
+    ("side", frozenset({"side", "rail", "aside"}), ("sidebar", "widget", "sidebox")),
+    ("comment", frozenset({"reply", "respond"}), ("comment", "disqus", "discuss", "replies")),
+    ("related", frozenset({"more", "popular", "trending", "also", "next", "prev"}),
+     ("related", "recommend", "teaser", "readmore", "most")),
+    ("social", frozenset({"share", "social", "follow", "facebook", "twitter"}),
+     ("share", "sharing", "social", "tweet")),
+    ("ad", frozenset({"ad", "ads", "adv", "dfp", "gpt"}),
+     ("advert", "sponsor", "promo", "banner", "taboola", "outbrain", "adsense", "adslot")),
+    ("form", frozenset({"search", "login", "signup", "modal", "popup"}),
+     ("subscribe", "newsletter", "cookie", "consent", "signin", "register")),
+    ("meta", frozenset({"tag", "tags", "date", "time", "author", "byline", "meta", "caption"}),
+     ("categor", "byline", "author", "timestamp", "credit")),
+    ("content", frozenset({"article", "content", "story", "post", "entry", "body", "text",
+                           "main", "prose", "hentry", "markdown", "blog", "news"}),
+     ("article", "content", "story", "entry", "richtext", "bodytext", "articlebody")),
+)
+_N_CLASS = len(_CLASS_WORDS)
+_CLASS_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+_CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
+_PUNCT = re.compile(r"[.,;:!?\"'()\u2018-\u201f\u3001-\u3003\uff01-\uff1f\u2014\u2026]")
+_WS = re.compile(r"\s+")
+_DIGIT_TOKEN = re.compile(r"(?:^|[^\w])\d")
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?:[\"'\u201d\u2019)]*)(?:\s|$)")
+
+# Function words of the page languages met in crawls (English first; a few of the most
+# common German, French, Spanish and Chinese ones): running prose is full of them, menus,
+# tags and link lists are not. A short fixed list keeps the feature cheap and deterministic.
+_STOP_WORDS = _words(
+    """a about after all also an and any are as at be because been but by can could did do
+    does for from had has have he her his how i if in into is it its just more most my no not
+    of on one or our out over she so some than that the their them then there these they this
+    to up was we were what when which who will with would you your
+    der die das und ist nicht ein eine zu den von mit sich des auf für im dem
+    le la les et est un une des du en pour que qui dans pas sur au
+    el los las y es por con para una del se lo como más
+    的 了 是 在 和 有 也 就 这 我 他 不 人 都 一 个 上 们 到 说 要 着 而 与 对 但 为"""
+)
+
+#: The features, in matrix column order. Names are stored in the model file, and the method
+#: selects the model's columns by name, so a model trained on a subset keeps working.
+FEATURE_NAMES: tuple[str, ...] = (
+    # the paper's five (§5.1, add-one smoothed as in §5.2)
+    "r1", "r2", "r3", "r4", "r5",
+    # size and text shape of the block's own text
+    "log_len", "log_tokens", "own_share", "punct_density", "sentence_density",
+    "comma_density", "stopword_ratio", "mean_token_len", "digit_ratio", "log_links",
+    # place in the page and in the tree
+    "pos_start", "pos_end", "depth_rel", "log_depth", "log_subtree_len",
+    "subtree_share", "subtree_link_density",
+    # tag kind
+    *(name for name, _ in _TAG_GROUPS),
+    # class/id words on the block itself and on any ancestor
+    *(f"cls_{name}" for name, _, _ in _CLASS_WORDS),
+    *(f"anc_{name}" for name, _, _ in _CLASS_WORDS),
+    # headings
+    "prev_is_heading", "next_is_heading",
+    # the parent block
+    "parent_log_len", "parent_r5", "parent_subtree_share", "parent_subtree_link_density",
+    "parent_log_children",
+    # the neighbouring text blocks in reading order
+    "prev_log_len", "prev_r5", "next_log_len", "next_r5",
+    "win_log_len", "win_r5", "win_punct_density",
+    # the page
+    "page_log_len", "page_link_density",
+)  # fmt: skip
+_COL = {name: k for k, name in enumerate(FEATURE_NAMES)}
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(slots=True)
+class Blocks:
+    """The block units of one page with their own counts, texts and features.
+
+    Only units with own text are classified (``text_units``); the others cannot add any
+    text to the output, whatever their class.
+    """
+
+    doc: Document
+    #: node index of every unit, pre-order; ``units[0] == 0`` (body)
+    units: list[int]
+    #: per node: position in ``units`` of its nearest unit (itself or an ancestor)
+    unit_of: list[int]
+    #: per unit: position in ``units`` of its nearest enclosing unit (-1 for body)
+    parent_unit: list[int]
+    own_len: list[int]
+    own_link_len: list[int]
+    own_links: list[int]
+    own_images: list[int]
+    #: the page's text nodes in reading order: owner node (for a tail, the parent), text,
+    #: and the number of the block-level line it renders on (as :meth:`Document.lines`)
+    piece_owner: list[int] = field(default_factory=list)
+    piece_text: list[str] = field(default_factory=list)
+    piece_line: list[int] = field(default_factory=list)
+    #: positions in ``units`` of the units with own text, in reading order of their first
+    #: text, one row of ``features`` each
+    text_units: list[int] = field(default_factory=list)
+    #: own text of each text unit (pieces joined), parallel to ``text_units``
+    texts: list[str] = field(default_factory=list)
+    features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
+
+    def node(self, row: int) -> int:
+        """Node index of the text unit in feature row ``row``."""
+        return self.units[self.text_units[row]]
+
+    def tag(self, row: int) -> str:
+        return str(self.doc.nodes[self.node(row)].tag)
+
+    def render(self, rows: Iterable[int]) -> list[str]:
+        """The own text of the text units in ``rows``, one paragraph per line, in reading
+        order (a kept block nested in a dropped one still shows, and vice versa)."""
+        keep = {self.text_units[r] for r in rows}
+        unit_of = self.unit_of
+        out: list[str] = []
+        buf: list[str] = []
+        current = -1
+        for owner, text, line in zip(self.piece_owner, self.piece_text, self.piece_line,
+                                     strict=True):
+            if unit_of[owner] not in keep:
+                continue
+            if line != current:
+                _flush(buf, out)
+                current = line
+            buf.append(text)
+        _flush(buf, out)
+        return out
+
+
+def _flush(buf: list[str], out: list[str]) -> None:
+    if buf:
+        line = _WS.sub(" ", "".join(buf)).strip()
+        if line:
+            out.append(line)
+        buf.clear()
+
+
+def _walk(doc: Document) -> tuple[list[int], list[str], list[int]]:
+    """Text nodes in reading order with owner and line number, by index over ``doc.nodes``.
+
+    Same order and line breaks as :func:`~scrapy_denoise.methods.base.text_pieces` (a test
+    holds them equal), but three flat lists instead of an object per piece: this walk is
+    the largest fixed cost of the method and it runs on every page.
+    """
+    nodes, parent, end = doc.nodes, doc.parent, doc.end
+    owners: list[int] = []
+    texts: list[str] = []
+    lines: list[int] = []
+    line = 0
+    is_block = [el.tag in BLOCK_TAGS for el in nodes]
+    for j, el in enumerate(nodes):
+        if is_block[j]:
+            line += 1
+        text = el.text
+        if text:
+            owners.append(j)
+            texts.append(text)
+            lines.append(line)
+        if end[j] != j:
+            continue
+        k = j
+        while True:
+            if is_block[k]:
+                line += 1
+            if k == 0:
+                break
+            tail = nodes[k].tail
+            p = parent[k]
+            if tail:
+                owners.append(p)
+                texts.append(tail)
+                lines.append(line)
+            if end[p] != j:
+                break
+            k = p
+    return owners, texts, lines
+
+
+_WITH_CLASS = etree.XPath("descendant-or-self::*[@class or @id]")
+_CACHE_SIZE = 50_000
+_MASK_CACHE: dict[str, int] = {}
+_TOKEN_MASKS: dict[str, int] = {}
+
+
+def _token_mask(token: str) -> int:
+    mask = _TOKEN_MASKS.get(token)
+    if mask is None:
+        mask = 0
+        for bit, (_, words, prefixes) in enumerate(_CLASS_WORDS):
+            if token in words or token.startswith(prefixes):
+                mask |= 1 << bit
+        if len(_TOKEN_MASKS) >= _CACHE_SIZE:
+            _TOKEN_MASKS.clear()
+        _TOKEN_MASKS[token] = mask
+    return mask
+
+
+def _class_mask(value: str) -> int:
+    """Bit set of the class/id word groups in ``value``; memoised per attribute value and
+    per word, since a site repeats the same few names on every page."""
+    mask = _MASK_CACHE.get(value)
+    if mask is not None:
+        return mask
+    mask = 0
+    for token in _CLASS_SPLIT.split(_CAMEL.sub(" ", value).lower()):
+        if token:
+            mask |= _token_mask(token)
+    if len(_MASK_CACHE) >= _CACHE_SIZE:
+        _MASK_CACHE.clear()
+    _MASK_CACHE[value] = mask
+    return mask
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / (b + 1.0)
+
+
+def paper_features(
+    inner_len: int, inner_link_len: int, inner_links: int, inner_images: int,
+    outer_len: int, outer_link_len: int, outer_links: int, outer_images: int,
+) -> tuple[float, float, float, float, float]:
+    """R1–R5 of the paper (§5.2), each denominator plus one."""
+    return (
+        _ratio(inner_len, outer_len),
+        _ratio(inner_link_len, outer_link_len),
+        _ratio(inner_links, outer_links),
+        _ratio(inner_images, outer_images),
+        _ratio(inner_link_len, inner_len),
+    )  # fmt: skip
+
+
+def compute_blocks(doc: Document, *, unit_tags: frozenset[str] = UNIT_TAGS) -> Blocks:
+    """Split the page into block units and compute every feature of every text unit."""
+    nodes, parent = doc.nodes, doc.parent
+    n = len(nodes)
+    units: list[int] = []
+    unit_of = [0] * n
+    parent_unit: list[int] = []
+    for i in range(n):
+        if i == 0 or nodes[i].tag in unit_tags:
+            parent_unit.append(unit_of[parent[i]] if i else -1)
+            unit_of[i] = len(units)
+            units.append(i)
+        else:
+            unit_of[i] = unit_of[parent[i]]
+    text_len, link_len = doc.text_len, doc.link_text_len
+    link_count, image_count = doc.link_count, doc.image_count
+    own_len = [text_len[u] for u in units]
+    own_link_len = [link_len[u] for u in units]
+    own_links = [link_count[u] for u in units]
+    own_images = [image_count[u] for u in units]
+    # own = subtree minus the subtrees of the units nested directly inside
+    for k in range(1, len(units)):
+        u, p = units[k], parent_unit[k]
+        own_len[p] -= text_len[u]
+        own_link_len[p] -= link_len[u]
+        own_links[p] -= link_count[u]
+        own_images[p] -= image_count[u]
+    owners, texts, lines = _walk(doc)
+    blocks = Blocks(
+        doc=doc, units=units, unit_of=unit_of, parent_unit=parent_unit, own_len=own_len,
+        own_link_len=own_link_len, own_links=own_links, own_images=own_images,
+        piece_owner=owners, piece_text=texts, piece_line=lines,
+    )  # fmt: skip
+    _features(blocks)
+    return blocks
+
+
+def _features(b: Blocks) -> None:
+    doc, units, unit_of = b.doc, b.units, b.unit_of
+    nodes, parent, depth = doc.nodes, doc.parent, doc.depth
+    # Own texts and the reading position (raw characters) of each unit's first and last text.
+    chunks: dict[int, list[str]] = {}
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    pos = 0
+    own_len = b.own_len
+    for owner, text in zip(b.piece_owner, b.piece_text, strict=True):
+        k = unit_of[owner]
+        if k in chunks:
+            chunks[k].append(text)
+        elif own_len[k] > 0 and not text.isspace():
+            chunks[k] = [text]
+            first[k] = pos
+        else:
+            continue
+        pos += len(text)
+        last[k] = pos
+    order = list(chunks)
+    b.text_units = order
+    b.texts = ["".join(chunks[k]) for k in order]
+    rows = len(order)
+    if not rows:
+        b.features = np.zeros((0, len(FEATURE_NAMES)))
+        return
+    page_len, page_link_len = doc.text_len[0], doc.link_text_len[0]
+    page_links, page_images = doc.link_count[0], doc.image_count[0]
+    total = max(pos, 1)
+    max_depth = max(depth) or 1
+
+    # class/id words: own mask per element, inherited mask from every ancestor element
+    n = len(nodes)
+    own_mask = [0] * n
+    index = doc.index
+    for el in _WITH_CLASS(nodes[0]):
+        i = index.get(el)
+        if i is not None:
+            own_mask[i] = _class_mask(f"{el.get('class') or ''} {el.get('id') or ''}")
+    anc_mask = [0] * n
+    for i in range(1, n):
+        p = parent[i]
+        anc_mask[i] = anc_mask[p] | own_mask[p]
+
+    tl, ll = doc.text_len, doc.link_text_len
+    n_children = [0] * len(units)
+    for k in range(1, len(units)):
+        n_children[b.parent_unit[k]] += 1
+
+    width = len(FEATURE_NAMES)
+    x = np.zeros((rows, width))
+    table: list[list[float]] = []
+    parents: list[tuple[float, ...]] = []
+    masks: list[tuple[int, int]] = []
+    hot_rows: list[int] = []
+    hot_cols: list[int] = []
+    is_heading = np.zeros(rows)
+    punct = np.zeros(rows)
+    c = _COL
+    c_tag = [c[name] for name, _ in _TAG_GROUPS]
+    c_own, c_anc = c["cls_nav"], c["anc_nav"]
+    log1p = math.log1p
+    stop_words = _STOP_WORDS
+    for r, k in enumerate(order):
+        u = units[k]
+        text = b.texts[r]
+        inner = own_len[k]
+        inner_link = b.own_link_len[k]
+        tokens = _TOKEN.findall(text.lower())
+        n_tok = len(tokens)
+        p_density = len(_PUNCT.findall(text)) / (inner + 1.0)
+        punct[r] = p_density
+        if n_tok:
+            stop = sum(map(stop_words.__contains__, tokens)) / n_tok
+            mean_len = min(sum(map(len, tokens)) / n_tok, 20.0) / 10.0
+            digits = len(_DIGIT_TOKEN.findall(text)) / n_tok
+        else:
+            stop = mean_len = digits = 0.0
+        pk = b.parent_unit[k]
+        if pk >= 0:
+            pu = units[pk]
+            parent_values = (
+                log1p(own_len[pk]), _ratio(b.own_link_len[pk], own_len[pk]),
+                tl[pu] / (page_len + 1.0), ll[pu] / (tl[pu] + 1.0), log1p(n_children[pk]),
+            )  # fmt: skip
+        else:
+            parent_values = (0.0, 0.0, 0.0, 0.0, 0.0)
+        table.append([
+            *paper_features(
+                inner, inner_link, b.own_links[k], b.own_images[k],
+                page_len, page_link_len, page_links, page_images,
+            ),
+            log1p(inner), log1p(n_tok), inner / (tl[u] + 1.0), p_density,
+            len(_SENTENCE_END.findall(text)) / (n_tok + 1.0),
+            (text.count(",") + text.count("\uff0c")) / (n_tok + 1.0),
+            stop, mean_len, digits, log1p(b.own_links[k]),
+            first[k] / total, last[k] / total, depth[u] / max_depth, log1p(depth[u]),
+            log1p(tl[u]), tl[u] / (page_len + 1.0), ll[u] / (tl[u] + 1.0),
+        ])  # fmt: skip
+        parents.append(parent_values)
+        tag = nodes[u].tag
+        group = _TAG_GROUP_OF.get(tag) if isinstance(tag, str) else None
+        if group is not None:
+            hot_rows.append(r)
+            hot_cols.append(c_tag[group])
+            if tag in _HEADINGS:
+                is_heading[r] = 1.0
+        masks.append((own_mask[u], anc_mask[u]))
+    x[:, : c["subtree_link_density"] + 1] = table
+    x[:, c["parent_log_len"] : c["parent_log_children"] + 1] = parents
+    x[hot_rows, hot_cols] = 1.0
+    bits = np.asarray(masks, dtype=np.int64)
+    shifts = np.arange(_N_CLASS, dtype=np.int64)
+    x[:, c_own : c_own + _N_CLASS] = (bits[:, :1] >> shifts) & 1
+    x[:, c_anc : c_anc + _N_CLASS] = (bits[:, 1:] >> shifts) & 1
+    b.features = x
+    # neighbours in reading order
+    log_len = x[:, c["log_len"]]
+    r5 = x[:, 4]
+    x[1:, c["prev_log_len"]] = log_len[:-1]
+    x[1:, c["prev_r5"]] = r5[:-1]
+    x[1:, c["prev_is_heading"]] = is_heading[:-1]
+    x[:-1, c["next_log_len"]] = log_len[1:]
+    x[:-1, c["next_r5"]] = r5[1:]
+    x[:-1, c["next_is_heading"]] = is_heading[1:]
+    # a window of two blocks each side, weighted by length: is this block in a run of prose?
+    lengths = np.asarray([own_len[k] for k in order], dtype=np.float64)
+    links = np.asarray([b.own_link_len[k] for k in order], dtype=np.float64)
+    win_len = _window_sum(lengths, 2)
+    win_link = _window_sum(links, 2)
+    win_punct = _window_sum(punct * lengths, 2)
+    x[:, c["win_log_len"]] = np.log1p(win_len)
+    x[:, c["win_r5"]] = win_link / (win_len + 1.0)
+    x[:, c["win_punct_density"]] = win_punct / (win_len + 1.0)
+    x[:, c["page_log_len"]] = math.log1p(page_len)
+    x[:, c["page_link_density"]] = page_link_len / (page_len + 1.0)
+
+
+def _window_sum(values: FloatArray, radius: int) -> FloatArray:
+    """Sum over ``values[i - radius : i + radius + 1]`` for every i (clipped at the ends)."""
+    padded = np.concatenate([np.zeros(radius + 1), values, np.zeros(radius)])
+    cumulative = np.cumsum(padded)
+    width = 2 * radius + 1
+    return np.asarray(cumulative[width:] - cumulative[:-width], dtype=np.float64)

@@ -1,0 +1,201 @@
+"""Text correlativity with context smoothing (text-correlativity-uyghur.txt, §3.2-3.5).
+
+For every element ``i`` of the body (the paper numbers all DOM nodes and computes CC for
+each, Figs. 3-4, so the candidates are all elements, containers included):
+
+* ``TA_i`` = non-link text characters of the subtree (``text_len - link_text_len``, less
+  the text of form controls, which "cannot contain main text", §3.2),
+  ``LA_i`` = ``<a>`` elements in the subtree (``link_count``; 0 counts as 1), and the text
+  correlativity ``CC_i = TA_i / LA_i`` (Definition 1). ``CC_i > C`` (C = 29, §3.4) is text.
+* Smoothing (§3.5), for nodes with ``CC_i < C`` (``C >= CC_i`` is noise, so ``CC_i == C``
+  is treated alike): the context density ``TD_i = TA(parent_i) / LA_i`` (Definition 2; the
+  extracted formula's "if TA(P_i) is 0 set it to 1" can only be about the denominator,
+  since a zero numerator divides fine) and the content scale ``CS_i`` = share of the node's
+  same-tag siblings, itself included, with ``CC >= C`` (Definition 3). A node with
+  ``CS_i > S`` (57 %) and ``TD_i > D`` (63) becomes text with ``CC_i := C``. CS reads the
+  unsmoothed CCs of all siblings, so the result does not depend on the order nodes are
+  visited in.
+* "Off the text's structure" (§3.5: the formulas locate the level of the DOM where the text
+  nodes sit; a node with ``CC > C`` that clearly deviates from it, like a copyright node,
+  is set to 0). Operationally (``structure="region"``): the text's structure is the deepest
+  element holding at least ``structure_share`` of the non-link text of the *finest* text
+  nodes (text nodes with no text node below them: paragraphs, posts, the ``<br>``-separated
+  article ``div``); text nodes outside that element, and containers above it, are set to
+  0. The copyright ``<p>`` sits in the footer, outside the region holding the bulk of the
+  text; the wrappers above the article hold the article's text but are not its structure,
+  and keeping them would add all their sidebars back. ``structure="none"`` skips the step.
+* Output: parent/child duplicates are removed (a kept node's text is output once, under its
+  top-most kept ancestor) and the nodes' text is emitted in document order.
+
+Worked numbers: the paper's Fig. 2 (a Bilik BBS page) gives TA/LA pairs such as 50/0 and
+2256/178; they are unit tests of the CC formula (``tests/test_correlativity.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..document import Document
+from .base import NON_CONTENT_TAGS, Extraction
+
+__all__ = [
+    "CorrelativityMethod",
+    "CorrelativityParams",
+    "context_density",
+    "correlativity",
+    "non_link_text",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CorrelativityParams:
+    #: text correlativity threshold C (paper §3.4: 29)
+    threshold: float = 29.0
+    #: content scale threshold S, as a fraction (paper §3.5: 57 %)
+    content_scale: float = 0.57
+    #: context text density threshold D (paper §3.5: 63)
+    context_density: float = 63.0
+    #: how "off the text's structure" is decided: ``"region"`` or ``"none"``
+    structure: Literal["region", "none"] = "region"
+    #: share of the finest text nodes' text the structure's element must hold
+    structure_share: float = 0.5
+
+
+def non_link_text(doc: Document) -> tuple[list[int], list[bool]]:
+    """``TA_i`` for every node, and whether the node is (inside) a form control.
+
+    Text of form controls (:data:`NON_CONTENT_TAGS`) is taken out of TA: the paper filters
+    the nodes "that cannot contain main text" before counting (§3.2).
+    """
+    n = len(doc.nodes)
+    ta = [doc.text_len[i] - doc.link_text_len[i] for i in range(n)]
+    control = [False] * n
+    nodes, parent = doc.nodes, doc.parent
+    for i in range(1, n):
+        control[i] = control[parent[i]] or nodes[i].tag in NON_CONTENT_TAGS
+    if any(control):
+        removed = [0] * n
+        for i in range(n - 1, 0, -1):
+            if control[i] and not control[parent[i]]:
+                removed[i] = ta[i]
+            removed[parent[i]] += removed[i]
+        ta = [t - r for t, r in zip(ta, removed, strict=True)]
+    return ta, control
+
+
+def correlativity(doc: Document, ta: list[int] | None = None) -> list[float]:
+    """``CC_i = TA_i / max(LA_i, 1)`` for every node (Definition 1)."""
+    if ta is None:
+        ta = non_link_text(doc)[0]
+    links = doc.link_count
+    return [ta[i] / max(links[i], 1) for i in range(len(doc.nodes))]
+
+
+def context_density(doc: Document, i: int, ta: list[int]) -> float:
+    """``TD_i = TA(parent_i) / max(LA_i, 1)`` (Definition 2); the body is its own context."""
+    p = doc.parent[i] if i > 0 else 0
+    return ta[p] / max(doc.link_count[i], 1)
+
+
+def _content_scales(doc: Document, cc: list[float], threshold: float) -> list[float]:
+    """``CS_i``: share of same-tag siblings (self included) with ``CC >= C`` (Definition 3)."""
+    n = len(doc.nodes)
+    scales = [0.0] * n
+    scales[0] = 1.0 if cc[0] >= threshold else 0.0
+    nodes = doc.nodes
+    for parent in range(n):
+        kids = list(doc.children(parent)) if doc.end[parent] > parent else []
+        if not kids:
+            continue
+        total: Counter[str] = Counter()
+        high: Counter[str] = Counter()
+        for k in kids:
+            tag = nodes[k].tag
+            total[tag] += 1
+            if cc[k] >= threshold:
+                high[tag] += 1
+        for k in kids:
+            tag = nodes[k].tag
+            scales[k] = high[tag] / total[tag]
+    return scales
+
+
+def _structure_region(
+    doc: Document, ta: list[int], text: list[bool], share: float
+) -> int | None:
+    """Deepest element holding >= ``share`` of the finest text nodes' non-link text."""
+    n = len(doc.nodes)
+    parent = doc.parent
+    has_text_below = [False] * n
+    for i in range(n - 1, 0, -1):
+        if text[i] or has_text_below[i]:
+            has_text_below[parent[i]] = True
+    weight = [0] * n
+    for i in range(n):
+        if text[i] and not has_text_below[i]:
+            weight[i] = ta[i]
+    for i in range(n - 1, 0, -1):
+        weight[parent[i]] += weight[i]
+    total = weight[0]
+    if total <= 0:
+        return None
+    node = 0
+    while True:
+        best = max(doc.children(node), key=lambda c: weight[c], default=-1)
+        if best < 0 or weight[best] < share * total:
+            return node
+        node = best
+
+
+class CorrelativityMethod:
+    """Nodes with high non-link text per link, smoothed by context; see the module docstring."""
+
+    name: str = "correlativity"
+
+    def __init__(self, params: CorrelativityParams | None = None, **overrides: object) -> None:
+        self.params = replace(params or CorrelativityParams(), **overrides)
+
+    def extract(self, doc: Document) -> Extraction:
+        p = self.params
+        n = len(doc.nodes)
+        ta, control = non_link_text(doc)
+        cc = correlativity(doc, ta)
+        scales = _content_scales(doc, cc, p.threshold)
+        score = cc.copy()
+        text = [False] * n
+        for i in range(n):
+            if control[i]:
+                continue
+            if cc[i] > p.threshold:
+                text[i] = True
+            elif (
+                ta[i] > 0
+                and scales[i] > p.content_scale
+                and context_density(doc, i, ta) > p.context_density
+            ):
+                text[i] = True
+                score[i] = p.threshold
+        if p.structure == "region":
+            region = _structure_region(doc, ta, text, p.structure_share)
+            if region is not None:
+                first, last = region, doc.end[region]
+                for i in range(n):
+                    if text[i] and not first <= i <= last:
+                        text[i] = False
+                        score[i] = 0.0
+        kept: list[int] = []
+        lines: list[str] = []
+        i = 0
+        while i < n:
+            if text[i]:
+                # Top-most kept node: its subtree covers every kept descendant (dedup).
+                kept.append(i)
+                skip = {j for j in range(i, doc.end[i] + 1) if control[j]}
+                lines.extend(doc.lines(i, skip=skip))
+                i = doc.end[i] + 1
+            else:
+                i += 1
+        scores = {i: s for i, s in enumerate(score) if doc.text_len[i]}
+        return Extraction(lines=lines, kept=kept, scores=scores)

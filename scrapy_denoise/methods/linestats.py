@@ -1,0 +1,130 @@
+"""Line statistics: lines that recur across a site's pages are noise.
+
+dom-punctuation-and-line-statistics.txt, section 2.2. Every extracted line has an MD5 with
+a count LC in the site's table; RC counts the site's processed pages; a line is kept while
+``LC <= int(1 + RC / L)`` (L = 50) and removed once it recurs more often. Rows with
+``LC <= RC / 100`` are pruned now and then so the table stays about the same size however
+long the crawl runs.
+
+Decisions where the paper leaves room:
+
+* **A page's own lines are counted before the keep test**, as in the paper's steps
+  (5)-(7): LC is incremented, then compared with the bound computed from RC *before* this
+  page (RC is incremented in step (9), after the loop). So on a site's first page every
+  line has LC = 1 <= 1 and is kept; a line on the first 50 pages is removed from the
+  second page it appears on.
+* A line counts **once per page** even if the page repeats it: the bound grows with pages
+  (RC / L), so LC has to count pages too, or a share button listed twice in one article
+  would look like site-wide boilerplate.
+* Lines are compared after collapsing whitespace. **Blank lines** (and lines shorter than
+  ``min_chars`` after collapsing) are not counted and are passed through unchanged: they
+  carry no evidence, and whether to keep paragraph gaps is the caller's business.
+* ``learn=False`` (a page that must not teach the site, e.g. a list page) only tests the
+  stored counts, ``LC <= int(1 + RC / L)``, without counting the page.
+
+Pure Python over plain dictionaries; :mod:`scrapy_denoise.learning` loads and saves them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["LineParams", "SiteLines", "keep_limit", "line_hash", "normalise_line", "prunable"]
+
+
+@dataclass(frozen=True, slots=True)
+class LineParams:
+    #: L: each this many processed pages allow a line one more occurrence
+    per_pages: int = 50
+    #: prune rows with LC <= RC / prune_divisor ...
+    prune_divisor: int = 100
+    #: ... whenever RC crosses a multiple of this (0 never prunes)
+    prune_every: int = 100
+    #: shorter lines (after collapsing whitespace) are neither counted nor removed
+    min_chars: int = 1
+    #: store each counted line's text (capped) so reports can show the frequent noise
+    keep_text: bool = True
+
+
+def normalise_line(line: str) -> str:
+    return " ".join(line.split())
+
+
+def line_hash(normalised: str) -> bytes:
+    """The 16-byte MD5 the paper keys its table with."""
+    return hashlib.md5(
+        normalised.encode("utf-8", "surrogatepass"), usedforsecurity=False
+    ).digest()
+
+
+def keep_limit(pages_processed: int, per_pages: int) -> int:
+    """``int(1 + RC / L)``: the most occurrences a line may have and still be kept."""
+    return 1 + pages_processed // per_pages
+
+
+def prunable(count: int, pages_processed: int, divisor: int) -> bool:
+    """``LC <= RC / divisor``, in integers."""
+    return count * divisor <= pages_processed
+
+
+class SiteLines:
+    """One site's RC and line counts in memory, plus the increments not yet saved."""
+
+    __slots__ = ("counts", "params", "pages_processed", "pending_counts", "pending_pages",
+                 "pending_texts")
+
+    def __init__(
+        self,
+        params: LineParams,
+        pages_processed: int = 0,
+        counts: Mapping[bytes, int] | None = None,
+    ) -> None:
+        self.params = params
+        self.pages_processed = pages_processed
+        self.counts: dict[bytes, int] = dict(counts or {})
+        self.pending_pages = 0
+        self.pending_counts: dict[bytes, int] = {}
+        self.pending_texts: dict[bytes, str] = {}
+
+    def filter(self, lines: Sequence[str], learn: bool = True) -> list[str]:
+        """The lines to keep, in order; with ``learn`` the page is counted first."""
+        params = self.params
+        keys: list[bytes | None] = []
+        for line in lines:
+            text = normalise_line(line)
+            if len(text) < max(params.min_chars, 1):
+                keys.append(None)
+                continue
+            key = line_hash(text)
+            keys.append(key)
+            if learn and params.keep_text and key not in self.pending_texts:
+                self.pending_texts[key] = text
+        if learn:
+            for key in dict.fromkeys(k for k in keys if k is not None):
+                self.counts[key] = self.counts.get(key, 0) + 1
+                self.pending_counts[key] = self.pending_counts.get(key, 0) + 1
+        limit = keep_limit(self.pages_processed, params.per_pages)
+        kept = [
+            line
+            for line, key in zip(lines, keys, strict=True)
+            if key is None or self.counts.get(key, 0) <= limit
+        ]
+        if learn:
+            self.pages_processed += 1
+            self.pending_pages += 1
+        return kept
+
+    def prune(self) -> int:
+        """Drop in-memory rows the paper would delete; returns how many."""
+        divisor = self.params.prune_divisor
+        doomed = [k for k, c in self.counts.items() if prunable(c, self.pages_processed, divisor)]
+        for key in doomed:
+            del self.counts[key]
+        return len(doomed)
+
+    def mark_saved(self) -> None:
+        self.pending_pages = 0
+        self.pending_counts.clear()
+        self.pending_texts.clear()

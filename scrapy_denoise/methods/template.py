@@ -1,0 +1,345 @@
+"""Per-site template library: "common noise" learned in batches of pages, then removed.
+
+The method of template-and-block-svm-denoising.txt (sections 4 and 7), as restated for this
+project:
+
+* A page is a list of *units* (the paper's "leaf tags"): a tag name plus its normalised
+  text. A unit is a **maximal element whose descendants are all inline** (phrasing)
+  elements, so ``<p>Read <a>more</a> here</p>`` is one unit ``("p", "Read more here")``
+  and a nav ``<li><a>Home</a></li>`` is the unit ``("li", "Home")``. Counting the literal
+  DOM leaves instead would split every paragraph with a link into fragments that recur by
+  chance ("here", "more") and would miss the paragraph as a whole. Text directly inside an
+  element that also has block children belongs to no unit; it is never a template.
+* Batch cache S: each unit of a page is compared with S; same tag and similar text
+  increments that entry's frequency F (at most once per page), else the unit is added.
+  After N1 = 10 pages the entries with F >= N2 = 3 become templates and S is cleared.
+* Similar: edit distance D <= min(len(a), len(b)) / 8, texts of 8 characters or fewer
+  only when equal. (The paper's prose says one more edit per 8 characters *beyond* 8, its
+  formula says len/8; at length 8 the formula alone would allow one edit, so the
+  "8 or fewer must be equal" rule is applied first, then floor(len / 8).)
+* Removal: every unit whose tag and text match a template of the site is removed from the
+  tree, keeping its tail text, before the extraction methods run.
+
+Matching stays fast with thousands of entries: an exact (tag, text) dictionary hit first,
+then rapidfuzz's cut-off Levenshtein only over entries of the same tag whose length can be
+within the allowed distance (entries are bucketed by length).
+
+Nothing here knows about storage: :class:`SiteTemplates` is built from plain entries and
+reports what changed, and :mod:`scrapy_denoise.learning` moves that to and from the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lxml import etree
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+__all__ = [
+    "INLINE_TAGS",
+    "SKIPPED_TAGS",
+    "Entry",
+    "SiteTemplates",
+    "TemplateBatch",
+    "TemplateIndex",
+    "TemplateParams",
+    "Unit",
+    "page_units",
+    "remove_element",
+    "similar",
+]
+
+#: Phrasing elements: a unit may contain these and still be one unit. Anything else
+#: (including unknown custom elements) starts a new block.
+INLINE_TAGS = frozenset(
+    "a abbr acronym b bdi bdo big br button cite code data del dfn em font i img input ins "
+    "kbd label mark nobr q rp rt ruby s samp select small span strike strong sub sup "
+    "textarea time tt u var wbr".split()
+)
+
+#: Never reader-visible; neither units nor part of a unit's text.
+SKIPPED_TAGS = frozenset("head script style noscript template".split())
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateParams:
+    #: N1: pages per batch
+    batch_pages: int = 10
+    #: N2: frequency within a batch that makes an entry a template
+    min_frequency: int = 3
+    #: one edit allowed per this many characters of the shorter text ...
+    distance_divisor: int = 8
+    #: ... but texts this short or shorter must be equal
+    exact_up_to: int = 8
+    #: units with shorter text are ignored (not learned, not removed)
+    min_chars: int = 1
+    #: units with longer text are ignored: article paragraphs never recur in N2 of N1
+    #: pages, and skipping them keeps S (persisted on every flush) small
+    max_chars: int = 2000
+
+    def allowed_distance(self, shorter: int) -> int:
+        """Edits allowed between two texts whose shorter one has ``shorter`` characters."""
+        if shorter <= self.exact_up_to:
+            return 0
+        return shorter // self.distance_divisor
+
+
+@dataclass(slots=True)
+class Entry:
+    """A (tag, text) with a frequency: a batch-cache entry or a learned template."""
+
+    tag: str
+    text: str
+    frequency: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit of a page: the element, its tag name and its normalised text."""
+
+    element: etree._Element
+    tag: str
+    text: str
+
+
+def similar(a: str, b: str, params: TemplateParams) -> bool:
+    """The paper's "content is similar" test (tag names are compared by the caller)."""
+    allowed = params.allowed_distance(min(len(a), len(b)))
+    if abs(len(a) - len(b)) > allowed:
+        return False
+    return Levenshtein.distance(a, b, score_cutoff=allowed) <= allowed
+
+
+class TemplateIndex:
+    """Entries searchable by exact (tag, text), then by edit distance within length buckets."""
+
+    __slots__ = ("_buckets", "_exact", "_params", "entries")
+
+    def __init__(self, params: TemplateParams, entries: Iterable[Entry] = ()) -> None:
+        self._params = params
+        self.entries: list[Entry] = []
+        self._exact: dict[tuple[str, str], int] = {}
+        # (tag, length) -> (entry indexes, their texts); parallel lists for rapidfuzz
+        self._buckets: dict[tuple[str, int], tuple[list[int], list[str]]] = {}
+        for entry in entries:
+            self.add(entry)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, entry: Entry) -> int:
+        index = len(self.entries)
+        self.entries.append(entry)
+        self._exact.setdefault((entry.tag, entry.text), index)
+        ids, texts = self._buckets.setdefault((entry.tag, len(entry.text)), ([], []))
+        ids.append(index)
+        texts.append(entry.text)
+        return index
+
+    def find(self, tag: str, text: str) -> int | None:
+        """Index of the most similar entry (fewest edits, then earliest), or ``None``."""
+        hit = self._exact.get((tag, text))
+        if hit is not None:
+            return hit
+        n = len(text)
+        params = self._params
+        reach = params.allowed_distance(n)
+        best: int | None = None
+        best_distance = reach + 1
+        # A longer candidate is bounded by allowed(n), a shorter one by allowed(m) <=
+        # allowed(n): lengths outside n +- allowed(n) can never be within distance.
+        for m in range(max(0, n - reach), n + reach + 1):
+            bucket = self._buckets.get((tag, m))
+            if bucket is None:
+                continue
+            cutoff = params.allowed_distance(min(n, m))
+            if abs(n - m) > cutoff:
+                continue
+            ids, texts = bucket
+            found = process.extractOne(
+                text, texts, scorer=Levenshtein.distance, score_cutoff=cutoff
+            )
+            if found is None:
+                continue
+            distance, position = int(found[1]), found[2]
+            index = ids[position]
+            if distance < best_distance or (
+                distance == best_distance and best is not None and index < best
+            ):
+                best, best_distance = index, distance
+        return best
+
+
+class TemplateBatch:
+    """The batch cache S of one site (and one learning process)."""
+
+    __slots__ = ("index", "pages", "params")
+
+    def __init__(
+        self, params: TemplateParams, pages: int = 0, entries: Iterable[Entry] = ()
+    ) -> None:
+        self.params = params
+        self.pages = pages
+        self.index = TemplateIndex(params, entries)
+
+    def learn(self, units: Iterable[Unit]) -> list[Entry]:
+        """Count one page; returns the entries promoted when this page closes the batch."""
+        touched: set[int] = set()
+        index = self.index
+        for unit in units:
+            found = index.find(unit.tag, unit.text)
+            if found is None:
+                touched.add(index.add(Entry(unit.tag, unit.text, 1)))
+            elif found not in touched:
+                # A nav repeating "More" five times is one page's evidence, not five.
+                touched.add(found)
+                index.entries[found].frequency += 1
+        self.pages += 1
+        if self.pages < self.params.batch_pages:
+            return []
+        promoted = [e for e in index.entries if e.frequency >= self.params.min_frequency]
+        self.pages = 0
+        self.index = TemplateIndex(self.params)
+        return promoted
+
+
+class SiteTemplates:
+    """One site's template library and batch in memory, plus what changed since saved."""
+
+    __slots__ = ("_pending", "batch", "batch_dirty", "library", "params")
+
+    def __init__(
+        self,
+        params: TemplateParams,
+        templates: Iterable[Entry] = (),
+        batch_pages: int = 0,
+        batch_entries: Iterable[Entry] = (),
+    ) -> None:
+        self.params = params
+        self.library = TemplateIndex(params, templates)
+        self.batch = TemplateBatch(params, batch_pages, batch_entries)
+        self.batch_dirty = False
+        self._pending: dict[tuple[str, str], int] = {}
+
+    def learn(self, root: etree._Element) -> int:
+        """Add one page to the batch; returns how many templates it made (0 mid-batch)."""
+        promoted = self.batch.learn(page_units(root, self.params))
+        self.batch_dirty = True
+        for entry in promoted:
+            found = self.library.find(entry.tag, entry.text)
+            if found is None:
+                self.library.add(Entry(entry.tag, entry.text, entry.frequency))
+                key = (entry.tag, entry.text)
+            else:
+                # Already a template (maybe learned by another process): strengthen it
+                # rather than store a near-duplicate.
+                template = self.library.entries[found]
+                template.frequency += entry.frequency
+                key = (template.tag, template.text)
+            self._pending[key] = self._pending.get(key, 0) + entry.frequency
+        return len(promoted)
+
+    def remove(self, root: etree._Element) -> int:
+        """Remove the units that match a template; returns how many were removed."""
+        if not len(self.library):
+            return 0
+        removed = 0
+        for unit in page_units(root, self.params):
+            if self.library.find(unit.tag, unit.text) is not None and remove_element(
+                unit.element
+            ):
+                removed += 1
+        return removed
+
+    def pending_templates(self) -> list[Entry]:
+        """Templates learned since :meth:`mark_saved`, ``frequency`` being the increment."""
+        return [Entry(tag, text, n) for (tag, text), n in self._pending.items()]
+
+    def batch_entries(self) -> list[Entry]:
+        return list(self.batch.index.entries)
+
+    def mark_saved(self) -> None:
+        self._pending.clear()
+        self.batch_dirty = False
+
+
+def page_units(root: etree._Element, params: TemplateParams | None = None) -> list[Unit]:
+    """The page's units in document order (see the module docstring for the definition)."""
+    params = params or TemplateParams()
+    elements = [el for el in root.iter() if isinstance(el.tag, str)]
+    inline_only: dict[etree._Element, bool] = {}
+    # Reverse document order visits children before parents: a bottom-up pass, no recursion.
+    for el in reversed(elements):
+        ok = True
+        for child in el:
+            tag = _tag(child)
+            if tag is None or tag in SKIPPED_TAGS:
+                continue
+            if tag not in INLINE_TAGS or not inline_only[child]:
+                ok = False
+                break
+        inline_only[el] = ok
+    units: list[Unit] = []
+    stack: list[etree._Element] = [root]
+    while stack:
+        el = stack.pop()
+        tag = _tag(el)
+        if tag is None or tag in SKIPPED_TAGS:
+            continue
+        if inline_only[el]:
+            text = " ".join(_text_of(el).split())
+            if params.min_chars <= len(text) <= params.max_chars:
+                units.append(Unit(el, tag, text))
+            continue
+        stack.extend(reversed(el))
+    return units
+
+
+def remove_element(el: etree._Element) -> bool:
+    """Detach ``el`` but keep its tail text in place; the root cannot be removed."""
+    parent = el.getparent()
+    if parent is None:
+        return False
+    tail = el.tail
+    if tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+    return True
+
+
+def _tag(el: etree._Element) -> str | None:
+    """Lower-case local tag name; ``None`` for comments and processing instructions."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return None
+    if tag.startswith("{"):
+        tag = tag.rpartition("}")[2]
+    return tag.lower()
+
+
+def _text_of(el: etree._Element) -> str:
+    """Reader-visible text of a subtree: skips script/style, ``<br>`` reads as a space."""
+    parts: list[str] = [el.text or ""]
+    stack: list[etree._Element | str] = list(reversed(el))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if item.tail:
+            stack.append(item.tail)
+        tag = _tag(item)
+        if tag is None or tag in SKIPPED_TAGS:
+            continue
+        if tag == "br":
+            parts.append(" ")
+        if item.text:
+            parts.append(item.text)
+        stack.extend(reversed(item))
+    return "".join(parts)

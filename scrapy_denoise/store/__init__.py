@@ -1,0 +1,43 @@
+"""Where learned site state and extracted articles live: SQLite or PostgreSQL via SQLAlchemy.
+
+``Store.open(None)`` is an in-memory database for one process; ``sqlite:///path`` a file
+several processes may share; ``postgresql+psycopg://...`` a server many crawler processes
+write to at once. The schema is created or upgraded by the Alembic scripts shipped in
+``migrations/`` when the store is opened.
+"""
+
+from __future__ import annotations
+
+from .errors import SchemaVersionError, StoreError, redact_url
+from .records import (
+    ArticleRecord,
+    BatchState,
+    LineCount,
+    PageState,
+    PageVisit,
+    SiteDelta,
+    SiteSnapshot,
+    SiteSummary,
+    TemplateText,
+    UpsertCounts,
+)
+from .store import Store, content_hash, text_hash
+
+__all__ = [
+    "ArticleRecord",
+    "BatchState",
+    "LineCount",
+    "PageState",
+    "PageVisit",
+    "SchemaVersionError",
+    "SiteDelta",
+    "SiteSnapshot",
+    "SiteSummary",
+    "Store",
+    "StoreError",
+    "TemplateText",
+    "UpsertCounts",
+    "content_hash",
+    "redact_url",
+    "text_hash",
+]

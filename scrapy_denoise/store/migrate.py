@@ -1,0 +1,111 @@
+"""Bring a database to the store's schema with Alembic, run in code.
+
+The Alembic scripts ship inside the package and the configuration is built here, so an
+installed scrapy-denoise needs no ``alembic.ini`` and no working directory of its own.
+Several crawler processes may open one empty database at the same moment; the check and
+the upgrade run in one transaction under a lock (a PostgreSQL advisory lock, SQLite's
+``BEGIN IMMEDIATE``), so exactly one of them creates the schema and the others see it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Connection, inspect, text
+
+from .errors import SchemaVersionError, StoreError
+from .schema import TABLES, VERSION_TABLE
+
+__all__ = ["MIGRATIONS_DIR", "alembic_config", "ensure_schema", "head_revision"]
+
+logger = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+# Any constant works; it only has to be the same in every process using the database.
+_PG_LOCK_KEY = 0x5D3E_0157
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """Alembic configuration for the shipped scripts.
+
+    Developers author a revision against a scratch database with
+    ``alembic.command.revision(alembic_config(url), message, autogenerate=True)``.
+    """
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("path_separator", "os")
+    if url is not None:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:
+        raise RuntimeError(f"no Alembic revisions found in {MIGRATIONS_DIR}")
+    return head
+
+
+def ensure_schema(conn: Connection, *, where: str, create: bool) -> None:
+    """Create or upgrade the schema on ``conn`` (already in a write transaction).
+
+    ``where`` is the redacted URL used in messages. With ``create=False`` nothing is
+    written: an empty or older database is an error instead.
+    """
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
+    cfg = alembic_config()
+    script = ScriptDirectory.from_config(cfg)
+    head = script.get_current_head()
+    current = MigrationContext.configure(
+        conn, opts={"version_table": VERSION_TABLE}
+    ).get_current_revision()
+    if current == head:
+        return
+    if current is None:
+        present = sorted(TABLES & set(inspect(conn).get_table_names()))
+        if present:
+            raise SchemaVersionError(
+                f"database {where} has store tables ({', '.join(present)}) but no "
+                f"{VERSION_TABLE} table, so its schema revision is unknown; this version "
+                f"expects revision {head!r}. Point the store at a new database, or drop "
+                "these tables to let the store recreate them."
+            )
+        if not create:
+            raise StoreError(
+                f"database {where} has no store schema; open it with create=True to create "
+                f"revision {head!r}"
+            )
+        logger.info("creating store schema at %s (revision %s)", where, head)
+    else:
+        if not _known(script, current):
+            raise SchemaVersionError(
+                f"database {where} is at store schema revision {current!r}, which this "
+                f"version of scrapy-denoise does not know (its newest is {head!r}); the "
+                "database was probably written by a newer scrapy-denoise. Upgrade "
+                "scrapy-denoise, or point the store at another database."
+            )
+        if not create:
+            raise SchemaVersionError(
+                f"database {where} is at store schema revision {current!r}, older than "
+                f"{head!r}; open it with create=True to upgrade it"
+            )
+        logger.warning(
+            "upgrading store schema at %s from revision %s to %s", where, current, head
+        )
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, "head")
+
+
+def _known(script: ScriptDirectory, revision: str) -> bool:
+    try:
+        return script.get_revision(revision) is not None
+    except CommandError:
+        return False

@@ -1,0 +1,210 @@
+"""The store's tables as SQLAlchemy typed ORM models.
+
+The Alembic revisions under ``migrations/versions`` are the source of truth for what a
+database contains; these models must describe the same thing (``tests/test_store.py``
+compares them with a migrated database), and they are what the repository queries with.
+
+URLs are unique through a 16-byte MD5 of the URL rather than the URL itself: PostgreSQL
+cannot index a btree entry above ~2.7 kB and real crawls do meet URLs that long.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "TABLES",
+    "VERSION_TABLE",
+    "Base",
+    "LineStat",
+    "PageFingerprint",
+    "Site",
+    "StoredArticle",
+    "Template",
+    "TemplateBatch",
+    "TemplateBatchEntry",
+    "UTCDateTime",
+    "utcnow",
+]
+
+#: Alembic's version table, named for this package so it can share a database with an
+#: application that runs its own Alembic migrations.
+VERSION_TABLE = "denoise_alembic_version"
+
+HASH_BYTES = 16
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware datetimes on every backend.
+
+    SQLite has no timestamp type and drops the offset, so values are normalised to UTC
+    before they are written and given UTC back when read. Naive values are refused: the
+    store cannot know which zone they meant.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value.isoformat()} given; the store needs tz-aware")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+_NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=_NAMING)
+
+
+class Site(Base):
+    """A site: scheme + host, or a configured URL prefix."""
+
+    __tablename__ = "sites"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(512), unique=True)
+    #: RC of the line-statistics paper
+    pages_processed: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Template(Base):
+    """A learned template: a (tag, text) unit common to a site's pages."""
+
+    __tablename__ = "templates"
+    __table_args__ = (UniqueConstraint("site_id", "key_hash", name="uq_templates_site_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"))
+    tag: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    key_hash: Mapped[bytes] = mapped_column(LargeBinary(HASH_BYTES))
+    frequency: Mapped[int] = mapped_column(BigInteger)
+    learned_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TemplateBatch(Base):
+    """One owner's batch in progress, so a restarted crawler resumes its batch."""
+
+    __tablename__ = "template_batches"
+
+    site_id: Mapped[int] = mapped_column(
+        ForeignKey("sites.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str] = mapped_column(String(200), primary_key=True)
+    pages: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TemplateBatchEntry(Base):
+    """An entry of the batch cache S; ``position`` keeps S's order, which breaks match ties."""
+
+    __tablename__ = "template_batch_entries"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["site_id", "owner"],
+            ["template_batches.site_id", "template_batches.owner"],
+            ondelete="CASCADE",
+            name="fk_template_batch_entries_batch",
+        ),
+    )
+
+    site_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tag: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    key_hash: Mapped[bytes] = mapped_column(LargeBinary(HASH_BYTES))
+    frequency: Mapped[int] = mapped_column(Integer)
+
+
+class LineStat(Base):
+    """LC of one line (by MD5) on one site; ``text`` is optional and only for reports."""
+
+    __tablename__ = "line_stats"
+    __table_args__ = (Index("ix_line_stats_site_count", "site_id", "count"),)
+
+    site_id: Mapped[int] = mapped_column(
+        ForeignKey("sites.id", ondelete="CASCADE"), primary_key=True
+    )
+    line_hash: Mapped[bytes] = mapped_column(LargeBinary(HASH_BYTES), primary_key=True)
+    count: Mapped[int] = mapped_column(BigInteger)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class PageFingerprint(Base):
+    """A URL's main-content hash and how often it changed, for the "changes on every visit"
+    page rule."""
+
+    __tablename__ = "page_fingerprints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url: Mapped[str] = mapped_column(Text)
+    url_hash: Mapped[bytes] = mapped_column(LargeBinary(HASH_BYTES), unique=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    visits: Mapped[int] = mapped_column(BigInteger)
+    changes: Mapped[int] = mapped_column(BigInteger)
+    first_seen: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class StoredArticle(Base):
+    """An extracted article; rewritten only when its content hash changes."""
+
+    __tablename__ = "articles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url: Mapped[str] = mapped_column(Text)
+    url_hash: Mapped[bytes] = mapped_column(LargeBinary(HASH_BYTES), unique=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id", ondelete="CASCADE"), index=True)
+    title: Mapped[str | None] = mapped_column(Text, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    published: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    author: Mapped[str | None] = mapped_column(Text, nullable=True)
+    lang: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    content_hash: Mapped[str] = mapped_column(String(64))
+
+
+#: Every table the store owns, for "is this database empty?" checks.
+TABLES: frozenset[str] = frozenset(Base.metadata.tables)

@@ -1,0 +1,682 @@
+"""The repository: short, batched, atomic transactions over the store's tables.
+
+Every method is one transaction (retried whole on a deadlock or a busy SQLite file), so a
+process killed at any moment leaves either all or none of a call's effect. Counts are only
+ever changed by additive upserts (``count = count + excluded.count``), never by
+read-modify-write in Python, which is what keeps them exact when several crawler processes
+write to one PostgreSQL database at once. Rows are written in key order so that two
+transactions never wait on each other's locks in opposite orders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from types import TracebackType
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.pool import StaticPool
+
+from .errors import StoreError, redact_url, scrub
+from .migrate import ensure_schema
+from .records import (
+    ArticleRecord,
+    BatchState,
+    LineCount,
+    PageState,
+    PageVisit,
+    SiteDelta,
+    SiteSnapshot,
+    SiteSummary,
+    TemplateText,
+    UpsertCounts,
+)
+from .schema import Base, utcnow
+
+__all__ = ["LINE_TEXT_CHARS", "Store", "content_hash", "text_hash"]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Stored line texts are cut to this many characters: they are only for reports.
+LINE_TEXT_CHARS = 500
+
+_SQLITE_BUSY_MS = 30_000
+_ATTEMPTS = 6
+# PostgreSQL deadlock_detected and serialization_failure: the transaction was rolled back
+# whole, so running it again cannot double-count.
+_RETRY_SQLSTATES = frozenset({"40P01", "40001"})
+
+_SITES: Table = Base.metadata.tables["sites"]
+_TEMPLATES: Table = Base.metadata.tables["templates"]
+_BATCHES: Table = Base.metadata.tables["template_batches"]
+_ENTRIES: Table = Base.metadata.tables["template_batch_entries"]
+_LINES: Table = Base.metadata.tables["line_stats"]
+_PAGES: Table = Base.metadata.tables["page_fingerprints"]
+_ARTICLES: Table = Base.metadata.tables["articles"]
+
+
+def text_hash(*parts: str) -> bytes:
+    """16-byte MD5 of the parts joined by NUL: the key of lines, templates and URLs."""
+    data = "\x00".join(parts).encode("utf-8", "surrogatepass")
+    return hashlib.md5(data, usedforsecurity=False).digest()
+
+
+def content_hash(title: str | None, text: str) -> str:
+    """Default article content hash: what a reader would see change."""
+    return text_hash(title or "", text).hex()
+
+
+class Store:
+    """Learned site state and extracted articles in one SQL database.
+
+    Open with :meth:`open`; all methods are synchronous and safe to call from several
+    threads (the Scrapy adapters call them from a worker thread).
+    """
+
+    def __init__(self, engine: Engine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
+        self._dialect = engine.dialect.name
+        # One shared in-memory connection cannot run two transactions at once.
+        self._lock: AbstractContextManager[Any] = (
+            threading.RLock() if isinstance(engine.pool, StaticPool) else nullcontext()
+        )
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, url: str | None = None, *, create: bool = True) -> Store:
+        """Open (and create or upgrade the schema of) the database at ``url``.
+
+        ``None`` is a private in-memory SQLite database. ``create=False`` never writes
+        DDL: an empty or outdated database is then an error.
+        """
+        try:
+            sa_url = make_url(url) if url else make_url("sqlite://")
+        except ArgumentError:
+            raise StoreError(f"not a database URL: {redact_url(url or '')}") from None
+        if sa_url.get_backend_name() not in ("sqlite", "postgresql"):
+            raise StoreError(
+                f"unsupported database {redact_url(sa_url)}: use sqlite:///path or "
+                "postgresql+psycopg://..."
+            )
+        try:
+            engine = _create_engine(sa_url)
+        except (ArgumentError, ImportError) as exc:
+            raise StoreError(
+                f"cannot open store at {redact_url(sa_url)}: {scrub(str(exc), sa_url)}"
+            ) from None
+        store = cls(engine, sa_url)
+        try:
+            store._run(
+                lambda conn: ensure_schema(conn, where=store.url, create=create),
+                write=True,
+                what="open",
+            )
+        except BaseException:
+            engine.dispose()
+            raise
+        return store
+
+    @property
+    def url(self) -> str:
+        """The database URL with the password hidden."""
+        return redact_url(self._url)
+
+    @property
+    def dialect(self) -> str:
+        return self._dialect
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    # -- site learning state --------------------------------------------------------
+
+    def load_site(self, site: str, owner: str = "default") -> SiteSnapshot:
+        """RC, line counts, templates and ``owner``'s batch of one site, as one snapshot."""
+        return self._run(lambda conn: _load_site(conn, site, owner), write=False, what="load")
+
+    def apply(self, delta: SiteDelta) -> int:
+        """Apply one site's learned increments atomically; returns RC afterwards."""
+        return self._run(lambda conn: _apply(conn, delta), write=True, what="apply")
+
+    def prune_lines(self, site: str, divisor: int = 100) -> int:
+        """Delete the site's lines with LC <= RC / divisor; returns how many went."""
+
+        def run(conn: Connection) -> int:
+            row = conn.execute(
+                select(_SITES.c.id, _SITES.c.pages_processed).where(_SITES.c.key == site)
+            ).first()
+            return 0 if row is None else _prune(conn, row[0], row[1], divisor)
+
+        return self._run(run, write=True, what="prune")
+
+    # -- page fingerprints ----------------------------------------------------------
+
+    def record_fingerprints(self, visits: Sequence[PageVisit]) -> dict[str, PageState]:
+        """Count a visit per item; a hash unlike the stored one counts a change.
+
+        Returns each URL's state after this call. Several visits of one URL in the batch
+        are applied in their order.
+        """
+        if not visits:
+            return {}
+        return self._run(lambda conn: _record_visits(conn, visits), write=True, what="record")
+
+    def page_states(self, urls: Iterable[str]) -> dict[str, PageState]:
+        """Stored state of the URLs that have one."""
+        wanted = list(dict.fromkeys(urls))
+        if not wanted:
+            return {}
+        return self._run(lambda conn: _page_states(conn, wanted), write=False, what="read")
+
+    # -- articles -------------------------------------------------------------------
+
+    def upsert_articles(self, articles: Sequence[ArticleRecord]) -> UpsertCounts:
+        """Insert new URLs, rewrite those whose content hash changed, count the rest."""
+        for article in articles:
+            for name in ("published", "fetched_at"):
+                value = getattr(article, name)
+                if value is not None and value.utcoffset() is None:
+                    raise ValueError(f"{name} of {article.url} must be timezone-aware")
+        if not articles:
+            return UpsertCounts()
+        return self._run(lambda conn: _upsert_articles(conn, articles), write=True, what="save")
+
+    # -- reports --------------------------------------------------------------------
+
+    def site_summary(self, site: str, *, top_lines: int = 10) -> SiteSummary | None:
+        found = self._run(
+            lambda conn: _summaries(conn, [site], top_lines), write=False, what="report"
+        )
+        return found[0] if found else None
+
+    def site_summaries(self, *, top_lines: int = 10) -> list[SiteSummary]:
+        """Every site, most processed first."""
+        return self._run(
+            lambda conn: _summaries(conn, None, top_lines), write=False, what="report"
+        )
+
+    # -- transactions ---------------------------------------------------------------
+
+    def _run(self, work: Callable[[Connection], T], *, write: bool, what: str) -> T:
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                with self._lock, self._begin(write) as conn:
+                    return work(conn)
+            except DBAPIError as exc:
+                if attempt < _ATTEMPTS and _retryable(exc):
+                    logger.debug("store %s: retrying after %s", what, type(exc.orig).__name__)
+                    time.sleep(0.05 * attempt)
+                    continue
+                detail = scrub(f"{type(exc.orig).__name__}: {exc.orig}", self._url).strip()
+                verb = "cannot open store" if what == "open" else f"store {what} failed"
+                raise StoreError(f"{verb} at {self.url}: {detail}") from None
+        raise AssertionError("unreachable")
+
+    @contextmanager
+    def _begin(self, write: bool) -> Iterator[Connection]:
+        with self._engine.connect() as conn:
+            if self._dialect == "sqlite":
+                conn.execution_options(denoise_write=write)
+            elif not write:
+                # One snapshot for the several SELECTs of a read, as SQLite's WAL gives.
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
+
+
+# -- engine -------------------------------------------------------------------------
+
+
+def _create_engine(url: URL) -> Engine:
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
+    if memory:
+        engine = create_engine(
+            url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        engine = create_engine(
+            url, connect_args={"timeout": _SQLITE_BUSY_MS / 1000, "check_same_thread": False}
+        )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Hand transaction control to SQLAlchemy's begin event below: pysqlite's own
+        # implicit BEGIN is deferred and skips DDL, which would break atomic migrations.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={_SQLITE_BUSY_MS}")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # Writers take the write lock up front: a deferred transaction that reads and then
+        # writes can fail with SQLITE_BUSY no busy_timeout waits out.
+        write = conn.get_execution_options().get("denoise_write", True)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _retryable(exc: DBAPIError) -> bool:
+    sqlstate = getattr(exc.orig, "sqlstate", None)
+    if sqlstate in _RETRY_SQLSTATES:
+        return True
+    return "database is locked" in str(exc.orig)
+
+
+def _insert(conn: Connection, table: Table) -> Any:
+    """The dialect's INSERT, which has ``on_conflict_do_update`` and ``excluded``."""
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    if conn.dialect.name == "sqlite":
+        return sqlite.insert(table)
+    raise StoreError(f"unsupported database {conn.dialect.name!r}: use SQLite or PostgreSQL")
+
+
+def _chunks(items: Sequence[T], size: int = 500) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _rounds(items: Sequence[T], key: Callable[[T], object]) -> list[list[T]]:
+    """Split into rounds holding each key at most once, keeping per-key order, so one
+    multi-row upsert never touches a row twice (PostgreSQL refuses that)."""
+    rounds: list[list[T]] = []
+    seen: dict[object, int] = defaultdict(int)
+    for item in items:
+        k = key(item)
+        index = seen[k]
+        seen[k] += 1
+        if index == len(rounds):
+            rounds.append([])
+        rounds[index].append(item)
+    return rounds
+
+
+# -- sites --------------------------------------------------------------------------
+
+
+def _site_ids(conn: Connection, keys: Collection[str]) -> dict[str, int]:
+    wanted = sorted(set(keys))
+    if not wanted:
+        return {}
+    stmt = _insert(conn, _SITES).on_conflict_do_nothing(index_elements=[_SITES.c.key])
+    now = utcnow()
+    conn.execute(stmt, [{"key": k, "pages_processed": 0, "created_at": now} for k in wanted])
+    ids: dict[str, int] = {}
+    for chunk in _chunks(wanted):
+        ids.update(
+            (key, site_id)
+            for site_id, key in conn.execute(
+                select(_SITES.c.id, _SITES.c.key).where(_SITES.c.key.in_(chunk))
+            )
+        )
+    return ids
+
+
+def _load_site(conn: Connection, site: str, owner: str) -> SiteSnapshot:
+    row = conn.execute(
+        select(_SITES.c.id, _SITES.c.pages_processed).where(_SITES.c.key == site)
+    ).first()
+    if row is None:
+        return SiteSnapshot(site, 0, {}, (), BatchState())
+    site_id, rc = row
+    lines = {
+        bytes(h): int(c)
+        for h, c in conn.execute(
+            select(_LINES.c.line_hash, _LINES.c.count).where(_LINES.c.site_id == site_id)
+        )
+    }
+    templates = tuple(
+        TemplateText(tag, text, int(freq))
+        for tag, text, freq in conn.execute(
+            select(_TEMPLATES.c.tag, _TEMPLATES.c.text, _TEMPLATES.c.frequency)
+            .where(_TEMPLATES.c.site_id == site_id)
+            .order_by(_TEMPLATES.c.id)
+        )
+    )
+    pages = conn.execute(
+        select(_BATCHES.c.pages).where(_BATCHES.c.site_id == site_id, _BATCHES.c.owner == owner)
+    ).scalar()
+    entries = tuple(
+        TemplateText(tag, text, int(freq))
+        for tag, text, freq in conn.execute(
+            select(_ENTRIES.c.tag, _ENTRIES.c.text, _ENTRIES.c.frequency)
+            .where(_ENTRIES.c.site_id == site_id, _ENTRIES.c.owner == owner)
+            .order_by(_ENTRIES.c.position)
+        )
+    )
+    return SiteSnapshot(site, int(rc), lines, templates, BatchState(int(pages or 0), entries))
+
+
+def _apply(conn: Connection, delta: SiteDelta) -> int:
+    site_id = _site_ids(conn, [delta.site])[delta.site]
+    # Always taken, even for n = 0: the row lock serialises one site's flushes, and taking
+    # it first gives every writer the same lock order.
+    rc = int(
+        conn.execute(
+            update(_SITES)
+            .where(_SITES.c.id == site_id)
+            .values(pages_processed=_SITES.c.pages_processed + delta.pages)
+            .returning(_SITES.c.pages_processed)
+        ).scalar_one()
+    )
+    _add_lines(conn, site_id, delta)
+    _add_templates(conn, site_id, delta.templates)
+    if delta.batch is not None:
+        _replace_batch(conn, site_id, delta.owner, delta.batch)
+    every = delta.prune_every
+    if every and delta.pages > 0 and rc // every > (rc - delta.pages) // every:
+        _prune(conn, site_id, rc, delta.prune_divisor)
+    return rc
+
+
+def _add_lines(conn: Connection, site_id: int, delta: SiteDelta) -> None:
+    rows = [
+        {
+            "site_id": site_id,
+            "line_hash": h,
+            "count": n,
+            "text": _cap(delta.line_texts.get(h)),
+        }
+        for h, n in sorted(delta.line_counts.items())
+        if n
+    ]
+    if not rows:
+        return
+    ins = _insert(conn, _LINES)
+    stmt = ins.on_conflict_do_update(
+        index_elements=[_LINES.c.site_id, _LINES.c.line_hash],
+        set_={
+            "count": _LINES.c.count + ins.excluded.count,
+            "text": func.coalesce(_LINES.c.text, ins.excluded.text),
+        },
+    )
+    for chunk in _chunks(rows, 1000):
+        conn.execute(stmt, list(chunk))
+
+
+def _cap(text: str | None) -> str | None:
+    return None if text is None else text[:LINE_TEXT_CHARS]
+
+
+def _add_templates(conn: Connection, site_id: int, templates: Sequence[TemplateText]) -> None:
+    merged: dict[bytes, dict[str, Any]] = {}
+    now = utcnow()
+    for t in templates:
+        key = text_hash(t.tag, t.text)
+        row = merged.get(key)
+        if row is None:
+            merged[key] = {
+                "site_id": site_id,
+                "tag": t.tag,
+                "text": t.text,
+                "key_hash": key,
+                "frequency": t.frequency,
+                "learned_at": now,
+            }
+        else:
+            row["frequency"] += t.frequency
+    if not merged:
+        return
+    ins = _insert(conn, _TEMPLATES)
+    stmt = ins.on_conflict_do_update(
+        index_elements=[_TEMPLATES.c.site_id, _TEMPLATES.c.key_hash],
+        set_={"frequency": _TEMPLATES.c.frequency + ins.excluded.frequency},
+    )
+    conn.execute(stmt, [merged[k] for k in sorted(merged)])
+
+
+def _replace_batch(conn: Connection, site_id: int, owner: str, batch: BatchState) -> None:
+    conn.execute(delete(_ENTRIES).where(_ENTRIES.c.site_id == site_id, _ENTRIES.c.owner == owner))
+    ins = _insert(conn, _BATCHES)
+    conn.execute(
+        ins.values(site_id=site_id, owner=owner, pages=batch.pages, updated_at=utcnow())
+        .on_conflict_do_update(
+            index_elements=[_BATCHES.c.site_id, _BATCHES.c.owner],
+            set_={"pages": ins.excluded.pages, "updated_at": ins.excluded.updated_at},
+        )
+    )
+    rows = [
+        {
+            "site_id": site_id,
+            "owner": owner,
+            "position": i,
+            "tag": e.tag,
+            "text": e.text,
+            "key_hash": text_hash(e.tag, e.text),
+            "frequency": e.frequency,
+        }
+        for i, e in enumerate(batch.entries)
+    ]
+    for chunk in _chunks(rows, 1000):
+        conn.execute(_ENTRIES.insert(), list(chunk))
+
+
+def _prune(conn: Connection, site_id: int, rc: int, divisor: int) -> int:
+    result = conn.execute(
+        delete(_LINES).where(_LINES.c.site_id == site_id, _LINES.c.count * divisor <= rc)
+    )
+    removed = int(result.rowcount or 0)
+    if removed:
+        logger.debug("pruned %d lines of site %d at RC=%d", removed, site_id, rc)
+    return removed
+
+
+# -- fingerprints -------------------------------------------------------------------
+
+
+def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, PageState]:
+    site_ids = _site_ids(conn, [v.site for v in visits])
+    now = utcnow()
+    ins = _insert(conn, _PAGES)
+    stmt = ins.on_conflict_do_update(
+        index_elements=[_PAGES.c.url_hash],
+        set_={
+            "visits": _PAGES.c.visits + 1,
+            "changes": _PAGES.c.changes
+            + case((_PAGES.c.content_hash == ins.excluded.content_hash, 0), else_=1),
+            "content_hash": ins.excluded.content_hash,
+            "last_seen": ins.excluded.last_seen,
+        },
+    )
+    for round_ in _rounds(visits, lambda v: v.url):
+        rows = sorted(
+            (
+                {
+                    "url": v.url,
+                    "url_hash": text_hash(v.url),
+                    "site_id": site_ids[v.site],
+                    "content_hash": v.content_hash,
+                    "visits": 1,
+                    "changes": 0,
+                    "first_seen": v.seen_at or now,
+                    "last_seen": v.seen_at or now,
+                }
+                for v in round_
+            ),
+            key=lambda r: r["url_hash"],
+        )
+        for chunk in _chunks(rows):
+            conn.execute(stmt, list(chunk))
+    return _page_states(conn, list(dict.fromkeys(v.url for v in visits)))
+
+
+def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
+    by_hash = {text_hash(u): u for u in urls}
+    states: dict[str, PageState] = {}
+    for chunk in _chunks(sorted(by_hash)):
+        for h, ch, visits, changes in conn.execute(
+            select(
+                _PAGES.c.url_hash, _PAGES.c.content_hash, _PAGES.c.visits, _PAGES.c.changes
+            ).where(_PAGES.c.url_hash.in_(chunk))
+        ):
+            states[by_hash[bytes(h)]] = PageState(ch, int(visits), int(changes))
+    return states
+
+
+# -- articles -----------------------------------------------------------------------
+
+
+def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> UpsertCounts:
+    site_ids = _site_ids(conn, [a.site for a in articles])
+    inserted = updated = unchanged = 0
+    now = utcnow()
+    ins = _insert(conn, _ARTICLES)
+    insert_new = ins.on_conflict_do_nothing(index_elements=[_ARTICLES.c.url_hash]).returning(
+        _ARTICLES.c.url_hash
+    )
+    rewrite = (
+        update(_ARTICLES)
+        .where(_ARTICLES.c.url_hash == bindparam("b_url_hash", type_=_ARTICLES.c.url_hash.type))
+        .values(
+            {
+                name: bindparam(f"b_{name}", type_=_ARTICLES.c[name].type)
+                for name in (
+                    "site_id",
+                    "title",
+                    "text",
+                    "published",
+                    "author",
+                    "lang",
+                    "fetched_at",
+                    "updated_at",
+                    "content_hash",
+                )
+            }
+        )
+    )
+    for round_ in _rounds(articles, lambda a: a.url):
+        rows = sorted(
+            (_article_row(a, site_ids[a.site], now) for a in round_),
+            key=lambda r: r["url_hash"],
+        )
+        for chunk in _chunks(rows):
+            new = {bytes(h) for (h,) in conn.execute(insert_new, list(chunk))}
+            inserted += len(new)
+            rest = {r["url_hash"]: r for r in chunk if r["url_hash"] not in new}
+            if not rest:
+                continue
+            stored = {
+                bytes(h): ch
+                for h, ch in conn.execute(
+                    select(_ARTICLES.c.url_hash, _ARTICLES.c.content_hash)
+                    .where(_ARTICLES.c.url_hash.in_(sorted(rest)))
+                    .order_by(_ARTICLES.c.url_hash)
+                    .with_for_update()
+                )
+            }
+            changed = [
+                {f"b_{k}": v for k, v in row.items() if k != "url"}
+                for h, row in sorted(rest.items())
+                if stored.get(h) != row["content_hash"]
+            ]
+            if changed:
+                conn.execute(rewrite, changed)
+            updated += len(changed)
+            unchanged += len(rest) - len(changed)
+    return UpsertCounts(inserted, updated, unchanged)
+
+
+def _article_row(a: ArticleRecord, site_id: int, now: Any) -> dict[str, Any]:
+    return {
+        "url": a.url,
+        "url_hash": text_hash(a.url),
+        "site_id": site_id,
+        "title": a.title,
+        "text": a.text,
+        "published": a.published,
+        "author": a.author,
+        "lang": a.lang,
+        "fetched_at": a.fetched_at or now,
+        "updated_at": now,
+        "content_hash": a.content_hash or content_hash(a.title, a.text),
+    }
+
+
+# -- reports ------------------------------------------------------------------------
+
+
+def _summaries(conn: Connection, keys: Sequence[str] | None, top: int) -> list[SiteSummary]:
+    def per_site(table: Table) -> Any:
+        return (
+            select(func.count())
+            .select_from(table)
+            .where(table.c.site_id == _SITES.c.id)
+            .scalar_subquery()
+        )
+
+    query = select(
+        _SITES.c.id,
+        _SITES.c.key,
+        _SITES.c.pages_processed,
+        per_site(_ARTICLES),
+        per_site(_TEMPLATES),
+        per_site(_PAGES),
+    ).order_by(_SITES.c.pages_processed.desc(), _SITES.c.key)
+    if keys is not None:
+        query = query.where(_SITES.c.key.in_(keys))
+    summaries = []
+    for site_id, key, rc, n_articles, n_templates, n_pages in conn.execute(query).all():
+        lines = tuple(
+            LineCount(int(c), t)
+            for c, t in conn.execute(
+                select(_LINES.c.count, _LINES.c.text)
+                .where(_LINES.c.site_id == site_id)
+                .order_by(_LINES.c.count.desc(), _LINES.c.line_hash)
+                .limit(top)
+            )
+        )
+        summaries.append(
+            SiteSummary(key, int(rc), int(n_articles), int(n_templates), int(n_pages), lines)
+        )
+    return summaries
