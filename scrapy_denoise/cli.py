@@ -72,25 +72,14 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     return 0
 
 
-def _method_extractor(method: str) -> Any:
-    from . import Denoiser
-
-    # Single pages of unrelated sites: nothing to learn across them, so no store.
-    denoiser = Denoiser(method=method, store=False)
-
-    def extract(html: str, url: str | None = None) -> str:
-        return denoiser.extract(html, url or "").text
-
-    return extract
-
-
 def _cmd_eval(args: argparse.Namespace) -> int:
+    from .evaluation.benchmark import method_extractor
     from .evaluation.peers import peers
     from .evaluation.runner import evaluate_dataset, format_table, to_json
 
     extractors: dict[str, Any] = {}
     for method in args.method or ["default"]:
-        extractors[method if method != "default" else "scrapy-denoise"] = _method_extractor(
+        extractors[method if method != "default" else "scrapy-denoise"] = method_extractor(
             method
         )
     if args.compare:
@@ -115,6 +104,30 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         )
     reference = "trafilatura" if args.compare and "trafilatura" in args.compare else ""
     print(to_json(results) if args.json else format_table(results, reference=reference))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .evaluation.benchmark import extraction_benchmark
+    from .evaluation.report_file import write_section
+
+    table, _ = extraction_benchmark(
+        split=args.split,
+        limit=args.limit,
+        datasets=args.dataset,
+        progress=None if args.quiet else _progress,
+    )
+    heading = (
+        f"## Extraction quality and speed ({args.split} pages"
+        + (f", first {args.limit} per dataset" if args.limit else "")
+        + ")\n\n"
+    )
+    print(heading + table)
+    if args.out:
+        command = "scrapy-denoise bench extraction --split " + args.split
+        if args.limit:
+            command += f" --limit {args.limit}"
+        write_section(Path(args.out), "extraction", heading + table, command=command)
     return 0
 
 
@@ -167,6 +180,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_eval)
+
+    p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
+    p.add_argument("section", choices=("extraction",))
+    p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
+    p.add_argument("--limit", type=int, help="first N pages of each dataset")
+    p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
+    p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("train", help="train the block or page SVM from labelled data")
     p.add_argument("what", choices=("blocks", "pages"))

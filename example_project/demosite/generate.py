@@ -355,101 +355,223 @@ _ZH_SENTENCES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-_EN_TITLES: dict[str, tuple[str, ...]] = {
+#: (headline, slug stem or "", lead sentence): the lead opens the article so that the text is
+#: about what the headline says; the rest of the body comes from the sentence pools
+_Headline = tuple[str, str, str]
+
+_EN_TITLES: dict[str, tuple[_Headline, ...]] = {
     "world": (
-        "{city} votes to overhaul public transport after months of debate",
-        "Floods displace thousands in {country} as rivers keep rising",
-        "{country} and its neighbours agree on new border trade rules",
-        "Election in {country}: what the early results tell us",
-        "{city} mayor {person} unveils plan to cap rents",
-        "Talks resume in {city} as ceasefire holds for a second week",
-        "Heatwave strains power grid across {country}",
-        "{country} expands visa scheme for skilled workers",
+        ("{city} votes to overhaul public transport after months of debate", "",
+         "Councillors in {city} voted on {weekday} to overhaul the city's bus and tram network, "
+         "ending months of often bitter debate."),
+        ("Floods displace thousands in {country} as rivers keep rising", "",
+         "Thousands of people have been forced from their homes in {country} after days of heavy "
+         "rain pushed rivers over their banks."),
+        ("{country} and its neighbours agree on new border trade rules", "",
+         "{country} and its neighbours have agreed on new rules meant to cut the queues of lorries "
+         "at their shared borders."),
+        ("Election in {country}: what the early results tell us", "",
+         "Early results from the election in {country} point to a closer contest than most polls "
+         "had predicted."),
+        ("{city} mayor {person} unveils plan to cap rents", "",
+         "The mayor of {city}, {person}, has unveiled a plan to cap rent increases for the next "
+         "three years."),
+        ("Talks resume in {city} as ceasefire holds for a second week", "",
+         "Negotiators returned to {city} on {weekday} as a fragile ceasefire held for a second "
+         "week."),
+        ("Heatwave strains power grid across {country}", "",
+         "A heatwave has pushed electricity demand across {country} to record levels, forcing "
+         "operators to ask factories to cut their use."),
+        ("{country} expands visa scheme for skilled workers", "",
+         "{country} will expand its visa scheme for skilled workers, adding nurses, electricians "
+         "and software developers to the list."),
     ),
     "business": (
-        "{company} shares jump after surprise profit",
-        "Inflation in {country} eases for the {ordinal} month running",
-        "{company} to cut {num} jobs as demand slows",
-        "Small businesses in {city} struggle with rising energy bills",
-        "Central bank in {country} holds rates steady amid mixed signals",
-        "{company} agrees to buy a rival in {big} deal",
-        "Port of {city} reports record container volumes",
-        "Why fewer people in {country} are buying new cars",
+        ("{company} shares jump after surprise profit", "",
+         "Shares in {company} jumped on {weekday} after the company reported a profit that few "
+         "analysts had expected."),
+        ("Inflation in {country} eases for the {ordinal} month running", "",
+         "Inflation in {country} eased again last month, official figures released on {weekday} "
+         "showed."),
+        ("{company} to cut {num} jobs as demand slows", "",
+         "{company} said it would cut jobs over the next year as orders from its biggest "
+         "customers slow."),
+        ("Small businesses in {city} struggle with rising energy bills", "",
+         "Café owners, bakers and dry cleaners in {city} say rising energy bills are threatening "
+         "to put them out of business."),
+        ("Central bank in {country} holds rates steady amid mixed signals", "",
+         "The central bank of {country} left interest rates unchanged on {weekday}, citing mixed "
+         "signals from the economy."),
+        ("{company} agrees to buy a rival in {big} deal", "",
+         "{company} has agreed to buy a smaller rival, creating one of the largest groups in its "
+         "industry."),
+        ("Port of {city} reports record container volumes", "",
+         "The port of {city} handled more containers last quarter than at any time in its "
+         "history."),
+        ("Why fewer people in {country} are buying new cars", "",
+         "Sales of new cars in {country} have fallen for most of the past two years, and high "
+         "prices are only part of the story."),
     ),
     "technology": (
-        "{company} unveils a chip it says halves power use",
-        "{city} launches city-wide free Wi-Fi pilot",
-        "Researchers in {city} warn of flaw in popular smart-home devices",
-        "How hospitals in {city} are using AI to cut waiting lists",
-        "Regulators in {country} move to curb data brokers",
-        "{company} delays launch of its first electric truck",
-        "Inside the race to build cheaper batteries in {country}",
-        "{company} opens its software to outside developers",
+        ("{company} unveils a chip it says halves power use", "",
+         "{company} has unveiled a processor that it says uses half the power of its current "
+         "models."),
+        ("{city} launches city-wide free Wi-Fi pilot", "",
+         "{city} has switched on free public Wi-Fi in parks, libraries and along its main "
+         "shopping streets as part of a year-long pilot."),
+        ("Researchers in {city} warn of flaw in popular smart-home devices", "",
+         "Researchers in {city} have found a flaw that could let attackers take control of "
+         "several popular smart-home devices."),
+        ("How hospitals in {city} are using AI to cut waiting lists", "",
+         "Hospitals in {city} are using artificial intelligence to sort referrals, and waiting "
+         "lists are starting to shrink."),
+        ("Regulators in {country} move to curb data brokers", "",
+         "Regulators in {country} have proposed rules that would sharply limit what data brokers "
+         "can collect and sell."),
+        ("{company} delays launch of its first electric truck", "",
+         "{company} has pushed back the launch of its first electric truck, citing problems with "
+         "its battery supplier."),
+        ("Inside the race to build cheaper batteries in {country}", "",
+         "In laboratories and factories across {country}, engineers are racing to make batteries "
+         "that cost less and last longer."),
+        ("{company} opens its software to outside developers", "",
+         "{company} will let outside developers build on its software for the first time, "
+         "reversing a long-standing policy."),
     ),
     "science": (
-        "Scientists map an ancient riverbed beneath {city}",
-        "Study of {num} adults links sleep and memory",
-        "Coral reefs off {country} show signs of recovery",
-        "Astronomers in {country} spot unusual signal from nearby star",
-        "Vaccine trial in {country} reports strong early results",
-        "Drought-resistant wheat tested on farms near {city}",
-        "Why the Arctic is warming faster than {person} expected",
-        "Rare bird returns to wetlands outside {city}",
+        ("Scientists map an ancient riverbed beneath {city}", "",
+         "Scientists have mapped the course of an ancient river that once flowed beneath what is "
+         "now the centre of {city}."),
+        ("Study of {num} adults links sleep and memory", "",
+         "A large study of adults has found that people who sleep poorly for years are more "
+         "likely to report problems with memory."),
+        ("Coral reefs off {country} show signs of recovery", "",
+         "Coral reefs off the coast of {country} are showing signs of recovery after years of "
+         "damage from warm water."),
+        ("Astronomers in {country} spot unusual signal from nearby star", "",
+         "Astronomers in {country} have detected an unusual radio signal coming from a star a few "
+         "dozen light years away."),
+        ("Vaccine trial in {country} reports strong early results", "",
+         "A vaccine being tested in {country} has produced strong early results, according to "
+         "the researchers running the trial."),
+        ("Drought-resistant wheat tested on farms near {city}", "",
+         "A new variety of wheat bred to survive long dry spells is being tested on farms near "
+         "{city}."),
+        ("Why the Arctic is warming faster than {person} expected", "",
+         "The Arctic is warming several times faster than the rest of the planet, and even "
+         "researchers who study it, such as {person}, have been surprised."),
+        ("Rare bird returns to wetlands outside {city}", "",
+         "A rare wading bird has returned to breed in the wetlands outside {city} for the first "
+         "time in decades."),
     ),
     "culture": (
-        "{city} film festival opens with a debut from {person}",
-        "Museum in {city} returns artefacts to {country}",
-        "Review: {person} writes a quiet, brilliant novel about leaving home",
-        "{city} marathon draws record field of runners",
-        "The bookshops keeping the old quarter of {city} alive",
-        "Jazz singer {person} announces farewell tour",
-        "{city} wins its first football title in {count} years",
-        "Street food vendors in {city} win fight over licences",
+        ("{city} film festival opens with a debut from {person}", "",
+         "The {city} film festival opened on {weekday} night with the first feature by the "
+         "director {person}."),
+        ("Museum in {city} agrees to return looted artefacts", "",
+         "A museum in {city} has agreed to hand back dozens of objects that were taken from "
+         "their countries of origin more than a century ago."),
+        ("Review: {person} writes a quiet, brilliant novel about leaving home", "",
+         "The new novel by {person} is a quiet, patient book about leaving home and the people "
+         "who stay behind."),
+        ("{city} marathon draws record field of runners", "",
+         "A record number of runners took part in the {city} marathon on Sunday, cheered on by "
+         "crowds along the route."),
+        ("The bookshops keeping the old quarter of {city} alive", "",
+         "In the narrow streets of the old quarter of {city}, a handful of independent bookshops "
+         "are doing better than anyone expected."),
+        ("Jazz singer {person} announces farewell tour", "",
+         "The jazz singer {person} has announced a farewell tour, saying it is time to step away "
+         "from the stage."),
+        ("{city} wins its first football title in {count} years", "",
+         "Fans in {city} celebrated late into the night after the local club won the league for "
+         "the first time in a generation."),
+        ("Street food vendors in {city} win fight over licences", "",
+         "Street food vendors in {city} have won their long campaign for permanent trading "
+         "licences."),
     ),
     "opinion": (
-        "We need to talk honestly about housing in {city}",
-        "The four-day week is not a luxury, says {person}",
-        "Why I stopped worrying about screen time",
-        "Our cities should be built for walking, not parking",
-        "Letter from {city}: the year everything changed",
-        "Public libraries in {country} deserve more than praise",
-        "The quiet crisis in rural healthcare",
-        "What the last decade in {country} taught us about trust",
+        ("We need to talk honestly about housing in {city}", "",
+         "Every few months someone announces a plan to fix housing in {city}, and every few "
+         "months rents rise again."),
+        ("The four-day week is not a luxury, says {person}", "",
+         "{person} has spent a decade studying working hours, and the conclusion is simple: a "
+         "four-day week is not a luxury."),
+        ("Why I stopped worrying about screen time", "",
+         "For years I counted the minutes my children spent in front of screens, and then I "
+         "stopped."),
+        ("Our cities should be built for walking, not parking", "",
+         "Walk through almost any city centre and count how much of the space is given over to "
+         "parked cars."),
+        ("Letter from {city}: the year everything changed", "",
+         "A year ago I would not have believed how much {city} could change in twelve months."),
+        ("Public libraries in {country} deserve more than praise", "",
+         "Everyone in {country} claims to love public libraries, yet fewer of them open their "
+         "doors each year."),
+        ("The quiet crisis in rural healthcare", "",
+         "In many rural areas the nearest doctor is now an hour's drive away, and almost nobody "
+         "is talking about it."),
+        ("What the last decade in {country} taught us about trust", "",
+         "Ten years ago most people in {country} said they trusted their institutions; today "
+         "only a minority do."),
     ),
-}
+}  # fmt: skip
 
-#: (title template, pinyin slug stem) so Chinese articles get the pinyin-ish slugs CMSs emit
-_ZH_TITLES: dict[str, tuple[tuple[str, str], ...]] = {
+#: Chinese headlines carry a pinyin slug stem, as Chinese CMSs emit pinyin-ish URLs
+_ZH_TITLES: dict[str, tuple[_Headline, ...]] = {
     "guonei": (
-        ("{city}启动老旧小区改造工程", "laojiu-xiaoqu-gaizao"),
-        ("{city}地铁新线路正式开通运营", "ditie-xinxianlu-kaitong"),
-        ("{city}发布促进消费十条措施", "cujin-xiaofei-cuoshi"),
-        ("多地出台政策支持高校毕业生就业", "biyesheng-jiuye"),
-        ("{city}今年将新增中小学学位{num}个", "xinzeng-xuewei"),
-        ("{city}持续开展垃圾分类专项行动", "laji-fenlei"),
-        ("暴雨天气持续 {city}启动防汛应急响应", "fangxun-yingji"),
-        ("{city}推进养老服务体系建设", "yanglao-fuwu"),
+        ("{city}启动老旧小区改造工程", "laojiu-xiaoqu-gaizao",
+         "近日，{city}正式启动今年的老旧小区改造工程，一批建成年代较早的小区将迎来“焕新”。"),
+        ("{city}地铁新线路正式开通运营", "ditie-xinxianlu-kaitong",
+         "{city}地铁新线路于本周正式开通运营，沿线居民出行将更加便捷。"),
+        ("{city}发布促进消费十条措施", "cujin-xiaofei-cuoshi",
+         "为进一步激发消费活力，{city}日前发布促进消费的十条措施。"),
+        ("多地出台政策支持高校毕业生就业", "biyesheng-jiuye",
+         "随着毕业季临近，多地陆续出台政策措施，支持高校毕业生就业创业。"),
+        ("{city}今年将新增中小学学位{num}个", "xinzeng-xuewei",
+         "记者从{city}市教育局获悉，今年全市将新增一批中小学学位，进一步缓解入学压力。"),
+        ("{city}持续开展垃圾分类专项行动", "laji-fenlei",
+         "{city}近期持续开展垃圾分类专项行动，推动居民养成分类投放的好习惯。"),
+        ("暴雨天气持续 {city}启动防汛应急响应", "fangxun-yingji",
+         "受持续强降雨影响，{city}于昨日启动防汛应急响应。"),
+        ("{city}推进养老服务体系建设", "yanglao-fuwu",
+         "{city}正加快推进养老服务体系建设，让老年人在家门口就能享受便利服务。"),
     ),
     "keji": (
-        ("{company}发布新一代人工智能大模型", "rengong-zhineng-damoxing"),
-        ("{city}建成首个智能网联汽车测试区", "zhineng-wanglian-qiche"),
-        ("国产芯片企业加快关键技术攻关", "guochan-xinpian"),
-        ("{company}推出新款折叠屏手机", "zhediepin-shouji"),
-        ("{city}新能源汽车产量同比增长{pct}%", "xinnengyuan-qiche"),
-        ("数据安全新规将于下月起施行", "shuju-anquan-xingui"),
-        ("{city}打造数字经济产业园", "shuzi-jingji"),
-        ("科研团队在量子计算领域取得新进展", "liangzi-jisuan"),
+        ("{company}发布新一代人工智能大模型", "rengong-zhineng-damoxing",
+         "{company}日前发布新一代人工智能大模型，并宣布将向开发者开放接口。"),
+        ("{city}建成首个智能网联汽车测试区", "zhineng-wanglian-qiche",
+         "{city}首个智能网联汽车测试区近日建成，并开始接受企业测试申请。"),
+        ("国产芯片企业加快关键技术攻关", "guochan-xinpian",
+         "在市场需求和政策支持的双重推动下，国产芯片企业正加快关键技术攻关。"),
+        ("{company}推出新款折叠屏手机", "zhediepin-shouji",
+         "{company}日前推出新款折叠屏手机，主打轻薄和长续航。"),
+        ("{city}新能源汽车产量同比增长{pct}%", "xinnengyuan-qiche",
+         "今年以来，{city}新能源汽车产业保持快速增长势头。"),
+        ("数据安全新规将于下月起施行", "shuju-anquan-xingui",
+         "一项关于数据安全的新规将于下月起正式施行，对企业处理个人信息提出了更高要求。"),
+        ("{city}打造数字经济产业园", "shuzi-jingji",
+         "{city}正在规划建设一座数字经济产业园，吸引相关企业集聚发展。"),
+        ("科研团队在量子计算领域取得新进展", "liangzi-jisuan",
+         "一支国内科研团队近日在量子计算领域取得新进展，相关成果已在国际期刊发表。"),
     ),
     "guandian": (
-        ("城市更新不能只看高楼", "chengshi-gengxin"),
-        ("如何让年轻人愿意留在{city}", "nianqingren-liuxia"),
-        ("阅读的意义在于慢下来", "yuedu-de-yiyi"),
-        ("乡村振兴需要更多人才回流", "xiangcun-zhenxing"),
-        ("短视频时代，我们还需要长文章吗", "duanshipin-changwenzhang"),
-        ("给城市留一点慢行空间", "manxing-kongjian"),
-        ("教育焦虑从何而来", "jiaoyu-jiaolv"),
+        ("城市更新不能只看高楼", "chengshi-gengxin",
+         "这些年，许多城市都在谈城市更新，但更新的目的究竟是什么，值得认真想一想。"),
+        ("如何让年轻人愿意留在{city}", "nianqingren-liuxia",
+         "每到毕业季，总有不少年轻人在“留下”还是“离开”{city}之间犹豫。"),
+        ("阅读的意义在于慢下来", "yuedu-de-yiyi",
+         "在一个什么都追求快的时代，读一本书似乎成了一件奢侈的事。"),
+        ("乡村振兴需要更多人才回流", "xiangcun-zhenxing",
+         "走进不少村庄，最明显的感受是年轻人少了。"),
+        ("短视频时代，我们还需要长文章吗", "duanshipin-changwenzhang",
+         "刷短视频已经成为很多人打发时间的主要方式。"),
+        ("给城市留一点慢行空间", "manxing-kongjian",
+         "在不少城市，走路和骑车的人常常要给汽车让路。"),
+        ("教育焦虑从何而来", "jiaoyu-jiaolv",
+         "从幼儿园到高中，家长的焦虑似乎从未停止。"),
     ),
-}
+}  # fmt: skip
 
 _EN_SUBHEADS = _lines(
     """
@@ -968,7 +1090,7 @@ class _Site:
 def _numbers(rng: random.Random, lang: str) -> dict[str, str]:
     """Per-sentence numbers: the same sentence then differs between articles."""
     if lang == "zh":
-        big = f"{rng.randint(2, 95) / 10:.1f}亿"
+        big = f"{rng.randint(12, 95) / 10:.1f}亿"
     else:
         unit = rng.choice(("million", "billion"))
         big = f"{rng.choice(('$', '€', '£'))}{rng.randint(12, 980) / 10:.1f} {unit}"
@@ -1048,55 +1170,71 @@ def _paragraph_html(text: str, ctx: dict[str, str], link: _Tag | None) -> str:
 
 
 def _compose_blocks(
-    rng: random.Random, lang: str, topic: str, ctx: dict[str, str], tags: list[_Tag]
+    rng: random.Random,
+    lang: str,
+    topic: str,
+    ctx: dict[str, str],
+    tags: list[_Tag],
+    lead: str,
 ) -> list[_Block]:
     pools = _ZH_SENTENCES if lang == "zh" else _EN_SENTENCES
     n_paragraphs = rng.randint(4, 12)
     sizes = [rng.choice((1, 2, 2, 2, 3, 3)) for _ in range(n_paragraphs)]
-    sentences = _draw_sentences(rng, pools, topic, sum(sizes))
+    sizes[0] = max(sizes[0], 2)
+    # the headline's own lead opens the article; pool sentences follow it
+    drawn = _draw_sentences(rng, pools, topic, sum(sizes) - 1)
+    sentences = [lead, *(_fill(sentence, rng, ctx, lang) for sentence in drawn)]
     joiner = "" if lang == "zh" else " "
     blocks: list[_Block] = []
     cursor = 0
     for size in sizes:
-        text = joiner.join(_fill(s, rng, ctx, lang) for s in sentences[cursor : cursor + size])
+        text = joiner.join(sentences[cursor : cursor + size])
         cursor += size
         link = tags[0] if rng.random() < 0.25 else None
         blocks.append(_Block("p", text, _paragraph_html(text, ctx, link)))
     if n_paragraphs >= 7:
         subheads = list(_ZH_SUBHEADS if lang == "zh" else _EN_SUBHEADS)
         rng.shuffle(subheads)
-        positions = sorted(rng.sample(range(2, n_paragraphs - 1), rng.randint(1, 2)), reverse=True)
+        first = rng.randint(2, n_paragraphs - 4)
+        positions = (
+            [first] if rng.random() < 0.5 else [first, rng.randint(first + 2, n_paragraphs - 2)]
+        )
+        positions.reverse()
         for position, head in zip(positions, subheads, strict=False):
             blocks.insert(position, _Block("h2", head, html.escape(head, quote=False)))
     return blocks
 
 
-def _slugify(text: str, max_words: int = 8) -> str:
+def _after_paragraph(blocks: list[_Block], index: int) -> int:
+    """Inserts go after a paragraph, never between a subheading and its paragraph."""
+    while blocks[index].tag != "p":
+        index += 1
+    return index
+
+
+def _slugify(text: str, max_words: int = 10) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower().replace("'", ""))
     return "-".join(words[:max_words])
 
 
-def _zh_slug(
-    rng: random.Random,
-    idx: int,
-    title: str,
-    template: str,
-    stem: str,
-    pinyin: str,
-    used: set[str],
-) -> str:
+def _zh_slug(idx: int, title: str, template: str, stem: str, pinyin: str) -> str:
     """Pinyin stems mostly; every fourth uses the Chinese title, as Hexo-style blogs do."""
     if idx % 4 == 3 and "%" not in title and "/" not in title:
-        candidate = title.replace(" ", "-")
-    elif "{city}" in template:
-        candidate = f"{pinyin}-{stem}"
-    else:
-        candidate = stem
-    slug = candidate
-    while slug in used:
-        slug = f"{candidate}-{rng.randint(2, 99)}"
-    return slug
+        return title.replace(" ", "-")
+    return f"{pinyin}-{stem}" if "{city}" in template else stem
+
+
+def _next_headline(
+    rng: random.Random, decks: dict[str, list[_Headline]], section: _Section
+) -> _Headline:
+    """Deal headlines like cards, so a section repeats a headline only after using them all."""
+    deck = decks.setdefault(section.slug, [])
+    if not deck:
+        pool = _ZH_TITLES if section.lang == "zh" else _EN_TITLES
+        deck.extend(pool[section.slug])
+        rng.shuffle(deck)
+    return deck.pop()
 
 
 def _comments(
@@ -1149,6 +1287,7 @@ def _build_site(rng: random.Random) -> _Site:
 
     used_slugs: set[str] = set()
     used_titles: set[str] = set()
+    decks: dict[str, list[_Headline]] = {}
     articles: list[_Article] = []
     for idx, (section, offset) in enumerate(zip(plan, offsets, strict=True)):
         lang = section.lang
@@ -1159,29 +1298,25 @@ def _build_site(rng: random.Random) -> _Site:
             .replace(hour=rng.randint(6, 21), minute=rng.randint(0, 59), second=0)
         )
         ctx = _article_context(rng, lang)
+        while True:
+            template, stem, lead_template = _next_headline(rng, decks, section)
+            title = _fill(template, rng, ctx, lang)
+            if title not in used_titles:
+                break
+            ctx = _article_context(rng, lang)
+        lead = _fill(lead_template, rng, ctx, lang)
         if lang == "zh":
-            while True:
-                template, stem = rng.choice(_ZH_TITLES[section.slug])
-                title = _fill(template, rng, ctx, lang)
-                if title not in used_titles:
-                    break
-                ctx = _article_context(rng, lang)
-            slug = _zh_slug(rng, idx, title, template, stem, ctx["city_pinyin"], used_slugs)
+            base = _zh_slug(idx, title, template, stem, ctx["city_pinyin"])
         else:
-            while True:
-                title = _fill(rng.choice(_EN_TITLES[section.slug]), rng, ctx, lang)
-                if title not in used_titles:
-                    break
-                ctx = _article_context(rng, lang)
             base = _slugify(title)
-            slug = base
-            while slug in used_slugs:
-                slug = f"{base}-{rng.randint(2, 99)}"
+        slug, suffix = base, 2
+        while slug in used_slugs:
+            slug, suffix = f"{base}-{suffix}", suffix + 1
         used_titles.add(title)
         used_slugs.add(slug)
         section_tags = [tag_by_key[(lang, s)] for s, _ in _TAGS[section.slug]]
         article_tags = rng.sample(section_tags, rng.randint(2, 3))
-        blocks = _compose_blocks(rng, lang, section.slug, ctx, article_tags)
+        blocks = _compose_blocks(rng, lang, section.slug, ctx, article_tags, lead)
         n_blocks = len(blocks)
         captions = _ZH_CAPTIONS if lang == "zh" else _EN_CAPTIONS
         articles.append(
@@ -1198,8 +1333,10 @@ def _build_site(rng: random.Random) -> _Site:
                 listed=idx not in unlisted,
                 has_jsonld=section.layout == "magazine" or rng.random() < 0.4,
                 comments=_comments(rng, lang, section.layout, published, snapshot),
-                ad_after=rng.randint(1, 3) if n_blocks >= 5 and rng.random() < 0.6 else None,
-                aside_after=rng.randint(2, n_blocks - 2)
+                ad_after=_after_paragraph(blocks, rng.randint(1, 3))
+                if n_blocks >= 5 and rng.random() < 0.6
+                else None,
+                aside_after=_after_paragraph(blocks, rng.randint(2, n_blocks - 2))
                 if n_blocks >= 6 and rng.random() < 0.4
                 else None,
                 caption=_fill(rng.choice(captions), rng, ctx, lang) if rng.random() < 0.5 else None,
@@ -1279,6 +1416,12 @@ def _search_path(lang: str) -> str:
     return "/search/" if lang == "en" else "/zh/search/"
 
 
+def _bio(author: _Author) -> str:
+    return (
+        f"{author.name}，{author.bio}。" if author.lang == "zh" else f"{author.name} {author.bio}."
+    )
+
+
 def _reading_minutes(article: _Article) -> int:
     if article.lang == "zh":
         return max(1, round(len(article.text) / 400))
@@ -1302,12 +1445,12 @@ def _nav_items(site: _Site, lang: str) -> list[tuple[str, str]]:
     return items
 
 
-def _search_form(lang: str, cls: str) -> str:
+def _search_form(lang: str, cls: str, field_id: str) -> str:
     lab = _labels(lang)
     return (
         f'<form role="search" method="get" class="{cls}" action="{_search_path(lang)}">'
-        f'<label class="screen-reader-text" for="s-{cls}">{_e(lab["search"])}</label>'
-        f'<input type="search" id="s-{cls}" class="search-field" name="q" '
+        f'<label class="screen-reader-text" for="{field_id}">{_e(lab["search"])}</label>'
+        f'<input type="search" id="{field_id}" class="search-field" name="q" '
         f'placeholder="{_e(lab["search_placeholder"])}">'
         f'<button type="submit" class="search-submit">{_e(lab["search"])}</button></form>'
     )
@@ -1315,6 +1458,7 @@ def _search_form(lang: str, cls: str) -> str:
 
 def _header_classic(site: _Site, lang: str, current: str) -> str:
     lab = _labels(lang)
+    search = _search_form(lang, "search-form header-search-form", "header-search-field")
     today = (
         f"{site.snapshot:%Y年%m月%d日}"
         if lang == "zh"
@@ -1340,7 +1484,7 @@ def _header_classic(site: _Site, lang: str, current: str) -> str:
       <p class="site-title logo"><a href="{_home_path(lang)}" rel="home">{SITE_NAME}</a></p>
       <p class="site-description">{_e(lab["tagline"])}</p>
     </div>
-    <div class="header-search">{_search_form(lang, "search-form header-search-form")}</div>
+    <div class="header-search">{search}</div>
   </div>
   <nav id="site-navigation" class="nav main-navigation" role="navigation" aria-label="Primary">
     <div class="container">
@@ -1410,14 +1554,15 @@ def _header_blog(site: _Site, lang: str, current: str) -> str:
 def _breadcrumb(trail: Sequence[tuple[str, str | None]], lang: str, layout: str) -> str:
     if not trail:
         return ""
-    sep = " &gt; " if lang == "zh" else (" / " if layout == "blog" else " › ")
+    sep = "&gt;" if lang == "zh" else ("/" if layout == "blog" else "›")
     items = []
-    for label, path in trail:
+    for n, (label, path) in enumerate(trail):
         inner = _a(path, label) if path else f'<span aria-current="page">{_e(label)}</span>'
-        items.append(f'<li class="breadcrumb-item">{inner}</li>')
+        divider = f' <span class="sep">{sep}</span>' if n < len(trail) - 1 else ""
+        items.append(f'<li class="breadcrumb-item">{inner}{divider}</li>')
     return (
         '<nav class="breadcrumb breadcrumbs" aria-label="breadcrumb"><ol class="breadcrumb-list">'
-        + sep.join(items)
+        + "".join(items)
         + "</ol></nav>"
     )
 
@@ -1544,6 +1689,7 @@ def _cookie_notice(lang: str) -> str:
 def _share_buttons(article: _Article, cls: str) -> str:
     lab = _labels(article.lang)
     url = quote(_PUBLIC_ORIGIN + _href(article.path), safe="")
+    targets: tuple[tuple[str, str, str], ...]
     if article.lang == "zh":
         targets = (
             ("share-weibo", f"https://service.weibo.com/share/share.php?url={url}", "微博"),
@@ -1950,7 +2096,7 @@ def _article_main(article: _Article) -> tuple[str, str]:
 <div class="author-box">
   <img class="avatar" src="/static/img/avatar.svg" alt="" width="64" height="64">
   <div class="author-box-text"><h4>{_e(lab["about_author"])}</h4>
-    <p>{_e(author.name)} {_e(author.bio)}.</p></div>
+    <p>{_e(_bio(author))}</p></div>
 </div>
 <nav class="post-navigation">{"".join(nav_links)}</nav>
 </article>"""
@@ -2361,7 +2507,7 @@ def _write_site(site: _Site, out: _Out) -> None:
                 breadcrumb=[home, (author.name, None)],
             )  # fmt: skip
             _paged(
-                site, out, author.path, items, 10, shell, title, f"{author.name} {author.bio}",
+                site, out, author.path, items, 10, shell, title, _bio(author),
                 _noise("list", "author", "blog", lang),
             )  # fmt: skip
         out.page(

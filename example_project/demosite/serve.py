@@ -23,13 +23,15 @@ import argparse
 import contextlib
 import functools
 import logging
+import os
+import signal
 import threading
 from collections.abc import Iterator, Sequence
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from io import BytesIO
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 __all__ = ["main", "serve"]
 
@@ -37,8 +39,6 @@ logger = logging.getLogger(__name__)
 
 _HTML_SUFFIXES = (".html", ".htm")
 _TYPES = {
-    ".html": "text/html",
-    ".htm": "text/html",
     ".xml": "application/xml; charset=utf-8",
     ".json": "application/json",
     ".txt": "text/plain; charset=utf-8",
@@ -60,16 +60,12 @@ def _is_utf8(path: str) -> bool:
 class _Handler(SimpleHTTPRequestHandler):
     """Static files with crawl-friendly types, no listings and quiet logging."""
 
-    extensions_map: ClassVar[dict[str, str]] = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        **_TYPES,
-    }
-
     def guess_type(self, path: str | Any) -> str:
         path = str(path)
         if path.lower().endswith(_HTML_SUFFIXES):
             return "text/html; charset=utf-8" if _is_utf8(path) else "text/html"
-        return super().guess_type(path)
+        known = _TYPES.get(os.path.splitext(path)[1].lower())
+        return known if known is not None else super().guess_type(path)
 
     def translate_path(self, path: str) -> str:
         # http.server reads the request line as latin-1; a client that sent raw UTF-8 bytes
@@ -106,12 +102,15 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
         raise FileNotFoundError(f"cannot serve {root}: not a directory")
     handler = functools.partial(_Handler, directory=str(root.resolve()))
     server = _Server((host, port), handler)
-    thread = threading.Thread(target=server.serve_forever, name="demosite-serve", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever,
+        kwargs={"poll_interval": 0.1},
+        name="demosite-serve",
+        daemon=True,
+    )
     thread.start()
-    bound_host, bound_port = server.server_address[:2]
-    url_host = f"[{bound_host}]" if ":" in str(bound_host) else str(bound_host)
     try:
-        yield f"http://{url_host}:{bound_port}"
+        yield f"http://{host}:{server.server_port}"
     finally:
         server.shutdown()
         server.server_close()
@@ -127,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="port (default: any free port)")
     args = parser.parse_args(argv)
     stop = threading.Event()
+    # SIGTERM (e.g. from a test or a process manager) ends the loop like Ctrl-C does, so the
+    # server is shut down and its socket closed instead of the process dying mid-response
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with serve(args.root, host=args.host, port=args.port) as url:
         print(f"{url}/", flush=True)
         with contextlib.suppress(KeyboardInterrupt):

@@ -18,6 +18,8 @@ from scrapy.exceptions import NotConfigured
 from .runtime import DenoiseRuntime
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
@@ -51,6 +53,16 @@ def summary(stats: dict[str, Any]) -> str:
     )
 
 
+def _looping_call(func: Callable[[Spider], None], spider: Spider) -> Any:
+    try:
+        from scrapy.utils.asyncio import create_looping_call
+    except ImportError:  # Scrapy < 2.14
+        from twisted.internet.task import LoopingCall
+
+        return LoopingCall(func, spider)
+    return create_looping_call(func, spider)
+
+
 class DenoiseLogStats:
     """Periodic and final log line of the ``denoise/...`` stats."""
 
@@ -73,11 +85,7 @@ class DenoiseLogStats:
     def spider_opened(self, spider: Spider) -> None:
         if not self.interval:
             return
-        try:
-            from scrapy.utils.asyncio import create_looping_call
-        except ImportError:  # Scrapy < 2.14
-            from twisted.internet.task import LoopingCall as create_looping_call
-        self.task = create_looping_call(self.log, spider)
+        self.task = _looping_call(self.log, spider)
         # now=False: at start every counter is zero, Scrapy's own line says enough
         self.task.start(self.interval, now=False)
 

@@ -61,7 +61,7 @@ class PageFilterMiddleware:
     def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
         self.crawler = crawler
         self.runtime = runtime
-        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self.stats: StatsCollector = crawler.stats
         self.drop_noise_leaves = runtime.config.drop_noise_leaves
 
     @classmethod

@@ -94,7 +94,7 @@ class DenoisePipeline:
     def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
         self.crawler = crawler
         self.runtime = runtime
-        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self.stats: StatsCollector = crawler.stats
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.min_text_chars = config.min_text_chars
@@ -183,7 +183,7 @@ class StorePipeline:
     def __init__(self, crawler: Crawler, runtime: DenoiseRuntime) -> None:
         self.crawler = crawler
         self.runtime = runtime
-        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self.stats: StatsCollector = crawler.stats
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.batch_size = max(1, config.store_batch)

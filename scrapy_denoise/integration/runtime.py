@@ -79,6 +79,11 @@ def default_site_key(url: str, prefixes: Sequence[str] = ()) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
 def _body_key(url: str, body: bytes) -> tuple[str, bytes]:
     return url, hashlib.blake2b(body, digest_size=16).digest()
 
@@ -210,15 +215,18 @@ class DenoiseRuntime:
         url = self.config.database_url
         store: Store | None = None
         if url:
-            from ..store import Store
+            from ..store import Store, StoreError
 
             try:
                 store = Store.open(url)
+            except StoreError as exc:  # its message names the database, password hidden
+                raise DenoiseUnavailable(
+                    f"cannot open the denoise database: {exc}", "denoise_database_unavailable"
+                ) from exc
             except Exception as exc:
-                detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
                 raise DenoiseUnavailable(
                     f"cannot open the denoise database {redact_url(url)}: "
-                    f"{type(exc).__name__}: {detail}",
+                    f"{type(exc).__name__}: {_first_line(exc)}",
                     "denoise_database_unavailable",
                 ) from exc
         try:
@@ -248,7 +256,7 @@ class DenoiseRuntime:
         try:
             await self.open()
         except DenoiseUnavailable as exc:
-            self.crawler.stats.inc_value(f"denoise/errors/{exc.reason}")
+            self.crawler.stats.inc_value(f"denoise/errors/{exc.reason.removeprefix('denoise_')}")
             logger.error("%s; closing the spider", exc, extra={"spider": spider})
             raise CloseSpider(exc.reason) from exc
 
@@ -288,7 +296,7 @@ async def _twisted_wait(future: Future[_T]) -> _T:
             deferred.callback(done.result())
 
     def on_done(done: Future[_T]) -> None:
-        reactor.callFromThread(fire, done)  # type: ignore[attr-defined]
+        reactor.callFromThread(fire, done)
 
     future.add_done_callback(on_done)
     return await deferred

@@ -192,8 +192,17 @@ class DenoiseConfig:
     rule_url_patterns: tuple[str, ...] = field(
         default=_RULES.url_patterns,
         metadata=_doc(
-            "Page filter: regexes matched against whole URL path segments "
-            "(``url_pattern``): sitemap, search, tag, category, archive, paging, feeds, forms.",
+            "Page filter: regexes for the end of the URL path, whole segments "
+            "(``url_pattern``): site maps, feeds, forms, search, tag/category/author "
+            "pages, archives, paging. An empty list switches the rule off.",
+            "list",
+        ),
+    )
+    rule_query_keys: tuple[str, ...] = field(
+        default=_RULES.query_keys,
+        metadata=_doc(
+            "Page filter: query keys that mark search, tag and paging URLs "
+            "(``url_pattern``, e.g. ``?s=``, ``?q=``, ``?paged=``).",
             "list",
         ),
     )
@@ -269,14 +278,10 @@ class DenoiseConfig:
         return cls(**values)
 
     def rules(self) -> PageRules:
+        """The page filter rules, one ``DENOISE_RULE_*`` setting per :class:`PageRules`
+        field (a test keeps the two in step)."""
         return PageRules(
-            min_text_chars=self.rule_min_text_chars,
-            shallow_url_depth=self.rule_shallow_url_depth,
-            short_url_chars=self.rule_short_url_chars,
-            url_patterns=self.rule_url_patterns,
-            max_links=self.rule_max_links,
-            max_link_text_ratio=self.rule_max_link_text_ratio,
-            changing_min_visits=self.rule_changing_min_visits,
+            **{f.name: getattr(self, f"rule_{f.name}") for f in dataclass_fields(PageRules)}
         )
 
     def options(self) -> DenoiseOptions:

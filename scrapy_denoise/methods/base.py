@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Protocol, TypeVar
 
 import lxml.etree as etree
 
@@ -25,6 +25,7 @@ __all__ = [
     "Extraction",
     "Method",
     "TextPiece",
+    "override_params",
     "render_pieces",
     "text_pieces",
 ]
@@ -61,6 +62,27 @@ class Method(Protocol):
     name: str
 
     def extract(self, doc: Document) -> Extraction: ...
+
+
+_Params = TypeVar("_Params")
+
+
+def override_params(params: _Params, overrides: dict[str, Any]) -> _Params:
+    """``params`` with fields replaced by ``overrides`` (from settings, e.g. ``{"alpha": 0.6}``).
+
+    Unknown names raise :class:`TypeError` naming the valid ones, so that a typo in a
+    setting fails at start-up instead of silently running the paper's default.
+    """
+    if not overrides:
+        return params
+    valid = {f.name for f in fields(params)}  # type: ignore[arg-type]
+    unknown = sorted(set(overrides) - valid)
+    if unknown:
+        raise TypeError(
+            f"unknown parameter(s) {', '.join(unknown)} for {type(params).__name__}; "
+            f"valid: {', '.join(sorted(valid))}"
+        )
+    return replace(params, **overrides)  # type: ignore[type-var]
 
 
 @dataclass(slots=True, frozen=True)

@@ -31,12 +31,19 @@ Interpretation choices, measured on 150 dev pages each of dragnet, cleaneval and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..document import Document, text_chars
 from ..language import detect_language, stopword_matcher
-from .base import NON_CONTENT_TAGS, Extraction, TextPiece, render_pieces, text_pieces
+from .base import (
+    NON_CONTENT_TAGS,
+    Extraction,
+    TextPiece,
+    override_params,
+    render_pieces,
+    text_pieces,
+)
 
 __all__ = ["CevcMethod", "CevcParams", "count_valid", "locate_block"]
 
@@ -104,8 +111,8 @@ class CevcMethod:
 
     name: str = "cevc"
 
-    def __init__(self, params: CevcParams | None = None, **overrides: object) -> None:
-        self.params = replace(params or CevcParams(), **overrides)
+    def __init__(self, params: CevcParams | None = None, **overrides: Any) -> None:
+        self.params = override_params(params or CevcParams(), overrides)
 
     def extract(self, doc: Document) -> Extraction:
         p = self.params
@@ -133,9 +140,7 @@ class CevcMethod:
         return Extraction(lines=render_pieces(chosen), kept=[block], scores=scores)
 
 
-def _validity(
-    pieces: list[TextPiece], test: Callable[[str], bool], unit: str
-) -> list[bool]:
+def _validity(pieces: list[TextPiece], test: Callable[[str], bool], unit: str) -> list[bool]:
     if unit == "line":
         line_text: dict[int, list[str]] = {}
         for piece in pieces:

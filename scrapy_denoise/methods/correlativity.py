@@ -34,11 +34,11 @@ Worked numbers: the paper's Fig. 2 (a Bilik BBS page) gives TA/LA pairs such as 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..document import Document
-from .base import NON_CONTENT_TAGS, Extraction
+from .base import NON_CONTENT_TAGS, Extraction, override_params
 
 __all__ = [
     "CorrelativityMethod",
@@ -122,29 +122,29 @@ def _content_scales(doc: Document, cc: list[float], threshold: float) -> list[fl
     return scales
 
 
-def _structure_region(
-    doc: Document, ta: list[int], text: list[bool], share: float
-) -> int | None:
-    """Deepest element holding >= ``share`` of the finest text nodes' non-link text."""
+def _structure_region(doc: Document, ta: list[int], text: list[bool], share: float) -> int | None:
+    """Deepest element holding >= ``share`` of the text-node text of the page.
+
+    ``covered[i]`` is the non-link text of ``i``'s subtree that lies inside a text node
+    within the subtree: all of ``TA_i`` when ``i`` is a text node, else the sum over its
+    children. A text container thereby counts its own loose text (the ``<br>``-separated
+    article), while a non-text wrapper counts only the text nodes below it.
+    """
     n = len(doc.nodes)
     parent = doc.parent
-    has_text_below = [False] * n
-    for i in range(n - 1, 0, -1):
-        if text[i] or has_text_below[i]:
-            has_text_below[parent[i]] = True
-    weight = [0] * n
-    for i in range(n):
-        if text[i] and not has_text_below[i]:
-            weight[i] = ta[i]
-    for i in range(n - 1, 0, -1):
-        weight[parent[i]] += weight[i]
-    total = weight[0]
+    below = [0] * n
+    covered = [0] * n
+    for i in range(n - 1, -1, -1):
+        covered[i] = ta[i] if text[i] else below[i]
+        if i:
+            below[parent[i]] += covered[i]
+    total = covered[0]
     if total <= 0:
         return None
     node = 0
     while True:
-        best = max(doc.children(node), key=lambda c: weight[c], default=-1)
-        if best < 0 or weight[best] < share * total:
+        best = max(doc.children(node), key=lambda c: covered[c], default=-1)
+        if best < 0 or covered[best] < share * total:
             return node
         node = best
 
@@ -154,8 +154,8 @@ class CorrelativityMethod:
 
     name: str = "correlativity"
 
-    def __init__(self, params: CorrelativityParams | None = None, **overrides: object) -> None:
-        self.params = replace(params or CorrelativityParams(), **overrides)
+    def __init__(self, params: CorrelativityParams | None = None, **overrides: Any) -> None:
+        self.params = override_params(params or CorrelativityParams(), overrides)
 
     def extract(self, doc: Document) -> Extraction:
         p = self.params

@@ -31,11 +31,18 @@ a punctuation-free node of its own that gets dropped from the middle of a senten
 from __future__ import annotations
 
 from collections.abc import Container
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..document import Document, text_chars
-from .base import NON_CONTENT_TAGS, Extraction, TextPiece, render_pieces, text_pieces
+from .base import (
+    NON_CONTENT_TAGS,
+    Extraction,
+    TextPiece,
+    override_params,
+    render_pieces,
+    text_pieces,
+)
 
 __all__ = ["SENTENCE_PUNCTUATION", "PunctuationMethod", "PunctuationParams", "punctuation_ratio"]
 
@@ -45,7 +52,7 @@ __all__ = ["SENTENCE_PUNCTUATION", "PunctuationMethod", "PunctuationParams", "pu
 #: menus (``|``, ``»``, ``/``, ``-``) are deliberately not included.
 SENTENCE_PUNCTUATION = frozenset(
     "。．，、；：！？…（）【】「」『』《》〈〉“”‘’"  # Chinese (full-width)
-    ".,;:!?()[]\""  # English
+    '.,;:!?()[]"'  # English
 )
 
 
@@ -88,8 +95,8 @@ class PunctuationMethod:
 
     name: str = "punctuation"
 
-    def __init__(self, params: PunctuationParams | None = None, **overrides: object) -> None:
-        self.params = replace(params or PunctuationParams(), **overrides)
+    def __init__(self, params: PunctuationParams | None = None, **overrides: Any) -> None:
+        self.params = override_params(params or PunctuationParams(), overrides)
 
     def extract(self, doc: Document) -> Extraction:
         p = self.params

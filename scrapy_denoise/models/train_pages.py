@@ -232,13 +232,16 @@ def _folds(
     return list(splitter.split(np.zeros(len(y)), y, groups))
 
 
-def _scores(y: npt.NDArray[np.int64], pred: npt.NDArray[np.int64]) -> dict[str, float]:
-    """Noise and article P/R/F1 of a 0/1 (1 = noise) prediction."""
+def _scores(
+    y: npt.NDArray[np.int64], pred: npt.NDArray[np.int64], w: FloatArray | None = None
+) -> dict[str, float]:
+    """Noise and article P/R/F1 of a 0/1 (1 = noise) prediction (optionally weighted)."""
+    weight = np.ones(len(y)) if w is None else w
     out: dict[str, float] = {}
     for name, cls in (("noise", 1), ("article", 0)):
-        tp = int(((pred == cls) & (y == cls)).sum())
-        fp = int(((pred == cls) & (y != cls)).sum())
-        fn = int(((pred != cls) & (y == cls)).sum())
+        tp = float(weight[(pred == cls) & (y == cls)].sum())
+        fp = float(weight[(pred == cls) & (y != cls)].sum())
+        fn = float(weight[(pred != cls) & (y == cls)].sum())
         p = tp / (tp + fp) if tp + fp else 0.0
         r = tp / (tp + fn) if tp + fn else 0.0
         out[f"{name}_p"], out[f"{name}_r"] = p, r
@@ -249,15 +252,39 @@ def _scores(y: npt.NDArray[np.int64], pred: npt.NDArray[np.int64]) -> dict[str, 
 def _svc(params: dict[str, Any], seed: int) -> Any:
     from sklearn.svm import SVC
 
-    return SVC(**params, class_weight="balanced", cache_size=200, random_state=seed)
+    return SVC(**params, cache_size=200, random_state=seed)
+
+
+def _weights(
+    y: npt.NDArray[np.int64], groups: Sequence[str], group_cap: float | None
+) -> FloatArray:
+    """Per-page weights: a group (site) larger than ``group_cap`` pages counts as that many,
+    then both classes get the same total weight (libsvm's ``-w``, over weighted counts)."""
+    sizes: dict[str, int] = {}
+    for g in groups:
+        sizes[g] = sizes.get(g, 0) + 1
+    w = np.asarray(
+        [1.0 if group_cap is None else min(1.0, group_cap / sizes[g]) for g in groups]
+    )
+    for cls in (0, 1):
+        mask = y == cls
+        if mask.any():
+            w[mask] *= w.sum() / (2.0 * w[mask].sum())
+    return w
 
 
 def _cv_decisions(
-    z: FloatArray, y: npt.NDArray[np.int64], folds: list[Any], params: dict[str, Any], seed: int
+    z: FloatArray,
+    y: npt.NDArray[np.int64],
+    w: FloatArray,
+    folds: list[Any],
+    params: dict[str, Any],
+    seed: int,
 ) -> FloatArray:
     out = np.zeros(len(y))
     for train, test in folds:
-        out[test] = _svc(params, seed).fit(z[train], y[train]).decision_function(z[test])
+        svc = _svc(params, seed).fit(z[train], y[train], sample_weight=w[train])
+        out[test] = svc.decision_function(z[test])
     return out
 
 
@@ -284,6 +311,7 @@ def _fit(
     log: bool,
     progress: Progress,
     compare: Iterable[str] = (),
+    group_cap: float | None = None,
 ) -> _Fit:
     """Grouped-CV grid search (macro F1 of the two classes), refit, Platt on CV decisions."""
     x_raw, y = _matrix(pages), _labels(pages)
@@ -294,18 +322,20 @@ def _fit(
     x = prepare(x_raw, missing_url, log)
     scale, offset = _minmax(x)
     z = x * scale + offset
-    folds = _folds(y, [p.group for p in pages], seed)
+    groups = [p.group for p in pages]
+    folds = _folds(y, groups, seed)
+    w = _weights(y, groups, group_cap)
     best: dict[str, tuple[float, dict[str, Any], dict[str, float], FloatArray]] = {}
     for k in dict.fromkeys((kernel, *compare)):
         for params in _grid(k):
-            d = _cv_decisions(z, y, folds, params, seed)
-            s = _scores(y, (d > 0).astype(np.int64))
+            d = _cv_decisions(z, y, w, folds, params, seed)
+            s = _scores(y, (d > 0).astype(np.int64), w)
             macro = (s["noise_f"] + s["article_f"]) / 2
             if k not in best or macro > best[k][0] + 1e-9:
                 best[k] = (macro, params, s, d)
         progress(f"cv {k}: macro F1 {best[k][0]:.4f} with {best[k][1]}")
     _, params, _, d = best[kernel]
-    svc = _svc(params, seed).fit(z, y)
+    svc = _svc(params, seed).fit(z, y, sample_weight=w)
     prob_a, prob_b = _platt(d, y)
     counts: dict[str, int] = {}
     for p in pages:
@@ -314,7 +344,7 @@ def _fit(
         "trained_on": dict(sorted(counts.items())),
         "labels": {k: v for k, v in PAGE_TYPE_LABELS.items() if v is not None},
         "params": params,
-        "class_weight": "balanced",
+        "weights": {"group_cap": group_cap, "classes": "balanced"},
         "seed": seed,
         "log_features": list(_LOG_FEATURES) if log else [],
         "missing_url": missing_url,

@@ -1,0 +1,1 @@
+"""Example Scrapy project: a generic news spider with scrapy-denoise enabled."""

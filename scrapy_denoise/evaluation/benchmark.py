@@ -1,0 +1,99 @@
+"""The extraction table of BENCHMARKS.md: every method and the peers, one run, held-out pages.
+
+All extractors see the same decoded pages in the same process (see :mod:`.runner`), so the
+CPU-time ratios against trafilatura hold on any machine even though absolute speeds don't.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .datasets import Split, extraction_zips
+from .peers import MissingPeerError, peers
+from .runner import Result, evaluate_dataset, format_table
+
+__all__ = ["ALL_METHODS", "extraction_benchmark", "method_extractor"]
+
+#: methods compared in the table; ``default`` is what a crawl runs
+ALL_METHODS: tuple[str, ...] = ("default", "block_svm", "cevc", "correlativity", "punctuation")
+
+
+def method_extractor(method: str) -> Callable[[str, str | None], str]:
+    """Our extractor as the crawl runs it on unrelated single pages (no site store)."""
+    from .. import Denoiser
+
+    denoiser = Denoiser(method=method, store=False)
+
+    def extract(html: str, url: str | None = None) -> str:
+        return denoiser.extract(html, url or "").text
+
+    return extract
+
+
+def extraction_benchmark(
+    *,
+    methods: Sequence[str] = ALL_METHODS,
+    datasets: Sequence[str] | None = None,
+    split: Split = "holdout",
+    limit: int | None = None,
+    with_peers: bool = True,
+    progress: Callable[[str], Callable[[int, int | None], None]] | None = None,
+) -> tuple[str, dict[str, dict[str, Result]]]:
+    """Run the table; returns (Markdown, results by dataset)."""
+    from ..methods import METHODS
+
+    extractors: dict[str, Any] = {}
+    for method in methods:
+        if method != "default" and method not in METHODS:
+            continue
+        extractors["scrapy-denoise" if method == "default" else method] = method_extractor(
+            method
+        )
+    if with_peers:
+        try:
+            extractors.update(peers())
+        except MissingPeerError:
+            pass
+    zips = extraction_zips()
+    results: dict[str, dict[str, Result]] = {}
+    for name, path in zips.items():
+        if datasets and name not in datasets:
+            continue
+        results[name] = evaluate_dataset(
+            path,
+            extractors,
+            split=split,
+            limit=limit,
+            progress=progress(name) if progress else None,
+        )
+    table = format_table(results, reference="trafilatura" if with_peers else "")
+    summary = _summary(results)
+    return table + "\n" + summary, results
+
+
+def _summary(results: dict[str, dict[str, Result]]) -> str:
+    """Mean F1 over the datasets with ground truth, and the mean CPU ratio vs trafilatura."""
+    names: list[str] = []
+    for by_name in results.values():
+        for name in by_name:
+            if name not in names:
+                names.append(name)
+    lines = ["| extractor | mean F1 (datasets with truth) | datasets won vs trafilatura | "
+             "mean CPU time vs trafilatura |", "|---|---:|---:|---:|"]
+    for name in names:
+        f1s, wins, ratios = [], 0, []
+        for by_name in results.values():
+            res, ref = by_name.get(name), by_name.get("trafilatura")
+            if res is None:
+                continue
+            if res.f1 is not None:
+                f1s.append(res.f1)
+                if ref is not None and ref.f1 is not None and res.f1 >= ref.f1:
+                    wins += 1
+            if ref is not None and ref.cpu_seconds > 0:
+                ratios.append(res.cpu_seconds / ref.cpu_seconds)
+        mean_f1 = f"{sum(f1s) / len(f1s):.3f}" if f1s else "—"
+        ratio = f"{sum(ratios) / len(ratios):.2f}x" if ratios else "—"
+        lines.append(f"| {name} | {mean_f1} | {wins}/{len(f1s)} | {ratio} |")
+    return "\n".join(lines) + "\n"

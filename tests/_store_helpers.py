@@ -1,0 +1,166 @@
+"""Helpers for the store and learning tests: throwaway PostgreSQL databases, and worker
+functions that ``multiprocessing`` (spawn) children import by module name."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection as Pipe
+from pathlib import Path
+
+from lxml import html
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from scrapy_denoise.learning import SiteLearner
+from scrapy_denoise.methods.linestats import LineParams
+from scrapy_denoise.methods.template import TemplateParams
+from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store
+
+
+@contextmanager
+def fresh_postgres_database(admin_url: str) -> Iterator[str]:
+    """A new, empty database on the test server, dropped afterwards: parallel test runs
+    (and the other helpers' tests) never share tables."""
+    admin = make_url(admin_url)
+    name = f"denoise_test_{os.getpid()}_{secrets.token_hex(4)}"
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield admin.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with engine.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        engine.dispose()
+
+
+# -- concurrency ----------------------------------------------------------------------
+
+
+def apply_worker(
+    url: str,
+    deltas: list[SiteDelta],
+    visits: list[list[PageVisit]],
+    articles: list[list[ArticleRecord]],
+) -> tuple[int, int, int]:
+    """Open the store (racing the others to create the schema) and apply a share of the
+    work one small transaction at a time; returns the article counts it saw."""
+    store = Store.open(url)
+    inserted = updated = unchanged = 0
+    try:
+        for i in range(max(len(deltas), len(visits), len(articles))):
+            if i < len(deltas):
+                store.apply(deltas[i])
+            if i < len(visits):
+                store.record_fingerprints(visits[i])
+            if i < len(articles):
+                counts = store.upsert_articles(articles[i])
+                inserted += counts.inserted
+                updated += counts.updated
+                unchanged += counts.unchanged
+    finally:
+        store.close()
+    return inserted, updated, unchanged
+
+
+# -- restart --------------------------------------------------------------------------
+
+#: Parameters the restart test and its children share: small batches so a kill lands
+#: mid-batch often, pruning on, frequent flushes.
+RESTART_TEMPLATES = TemplateParams(batch_pages=10, min_frequency=3)
+RESTART_LINES = LineParams(per_pages=5, prune_divisor=10, prune_every=20)
+RESTART_FLUSH = 7
+
+
+def restart_page(i: int) -> tuple[str, bytes]:
+    """Page ``i`` of a deterministic synthetic site: fixed chrome, some rotating side
+    items, and unique article text."""
+    side = "".join(f"<li><a>Trending story {(i + k) % 6}</a></li>" for k in range(3))
+    body = f"""<html><body>
+<ul class="nav"><li><a>Home</a></li><li><a>World</a></li><li><a>Sport</a></li></ul>
+<ul class="side">{side}</ul>
+<div class="article"><h1>Headline number {i}</h1>
+<p>Paragraph one of article {i} says something specific about {i * 7}.</p>
+<p>Paragraph two of article {i} continues with {i * 13} details.</p>
+<p>Related: story {i % 4}</p></div>
+<footer><p>Copyright 2024 Example News. All rights reserved.</p></footer>
+</body></html>"""
+    return f"https://news.example/{i}.html", body.encode()
+
+
+def learn_page(learner: SiteLearner, i: int) -> None:
+    url, body = restart_page(i)
+    root = html.fromstring(body)
+    site = learner.site_key(url)
+    learner.learn_templates(site, root)
+    learner.remove_templates(site, root)
+    lines = [t.strip() for t in root.text_content().splitlines() if t.strip()]
+    kept = learner.filter_lines(site, lines, learn=True)
+    learner.record_fingerprint(url, site, "\n".join(kept))
+
+
+def restart_worker(url: str, start: int, stop: int, progress: Pipe | None) -> None:
+    """Learn pages ``start..stop-1``, reporting each finished page (the test kills this
+    process at some point)."""
+    store = Store.open(url)
+    learner = SiteLearner(
+        store,
+        owner="crawler-1",
+        templates=RESTART_TEMPLATES,
+        lines=RESTART_LINES,
+        flush_every=RESTART_FLUSH,
+    )
+    for i in range(start, stop):
+        learn_page(learner, i)
+        if progress is not None:
+            progress.send(i)
+    learner.close()
+    store.close()
+    if progress is not None:
+        progress.send(-1)
+
+
+def dump_learning_state(url: str) -> dict[str, object]:
+    """Everything learning wrote, read straight from the tables, in a comparable form."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+
+            def rows(sql: str) -> list[tuple[object, ...]]:
+                return [tuple(r) for r in conn.execute(text(sql))]
+
+            return {
+                "sites": rows("SELECT key, pages_processed FROM sites ORDER BY key"),
+                "lines": rows(
+                    "SELECT s.key, l.line_hash, l.count, l.text FROM line_stats l "
+                    "JOIN sites s ON s.id = l.site_id ORDER BY s.key, l.line_hash"
+                ),
+                "templates": rows(
+                    "SELECT s.key, t.tag, t.text, t.frequency FROM templates t "
+                    "JOIN sites s ON s.id = t.site_id ORDER BY s.key, t.tag, t.text"
+                ),
+                "batches": rows(
+                    "SELECT s.key, b.owner, b.pages FROM template_batches b "
+                    "JOIN sites s ON s.id = b.site_id ORDER BY s.key, b.owner"
+                ),
+                "entries": rows(
+                    "SELECT s.key, e.owner, e.position, e.tag, e.text, e.frequency "
+                    "FROM template_batch_entries e JOIN sites s ON s.id = e.site_id "
+                    "ORDER BY s.key, e.owner, e.position"
+                ),
+                "pages": rows(
+                    "SELECT url, content_hash, visits, changes FROM page_fingerprints "
+                    "ORDER BY url"
+                ),
+            }
+    finally:
+        engine.dispose()
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"

@@ -1,0 +1,725 @@
+"""Unit tests of the Scrapy components, with Scrapy's test crawler and hand-made responses.
+
+No crawl runs here (that is ``test_integration_crawl.py``); each test drives one component's
+hook the way Scrapy's managers call it, inside ``asyncio.run`` as under the asyncio reactor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import fields as dataclass_fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import scrapy
+from itemadapter import ItemAdapter
+from scrapy import Request
+from scrapy.exceptions import CloseSpider, DropItem, IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.utils.test import get_crawler
+from sqlalchemy import create_engine, text
+
+from scrapy_denoise.integration import (
+    Addon,
+    DenoiseLogStats,
+    DenoisePipeline,
+    DenoiseRuntime,
+    NoiseItemFilterMiddleware,
+    PageFilterMiddleware,
+    StorePipeline,
+    page_item,
+)
+from scrapy_denoise.integration.logstats import summary
+from scrapy_denoise.integration.settings import (
+    DEFAULT_FIELDS,
+    DenoiseConfig,
+    setting_name,
+    settings_table,
+)
+from scrapy_denoise.page.rules import PageRules
+
+T = TypeVar("T")
+
+ARTICLE_URL = "http://news.example/2024/01/02/council-approves-housing-plan.html"
+TAG_URL = "http://news.example/tag/housing/"
+_PARA = (
+    "The city council approved a plan on Tuesday to build three hundred affordable homes "
+    "near the river, officials said after a debate that lasted well into the night. "
+)
+ARTICLE_HTML = (
+    "<html><head><title>Council approves housing plan - Daily</title>"
+    '<meta name="author" content="Jane Roe">'
+    '<meta property="article:published_time" content="2024-01-02T10:00:00+00:00">'
+    '</head><body><nav><a href="/">Home</a> <a href="/world/">World</a></nav>'
+    "<article><h1>Council approves housing plan</h1>"
+    + "".join(f"<p>{_PARA * 2}Paragraph {i}.</p>" for i in range(5))
+    + "</article><footer>Copyright Daily</footer></body></html>"
+).encode()
+SHORT_HTML = b"<html><head><title>Gallery</title></head><body><p>Photos.</p></body></html>"
+
+
+def run(coro_fn: Callable[[], Awaitable[T]]) -> T:
+    async def main() -> T:
+        return await coro_fn()
+
+    return asyncio.run(main())
+
+
+def crawler_for(**settings: Any) -> Any:
+    """A test crawler; no database unless a test asks for one."""
+    settings.setdefault("DENOISE_DATABASE_URL", "")
+    return get_crawler(settings_dict=settings)
+
+
+def html_response(url: str = ARTICLE_URL, body: bytes = ARTICLE_HTML, **meta: Any) -> HtmlResponse:
+    request = Request(url, meta=meta)
+    return HtmlResponse(
+        url,
+        body=body,
+        headers={"Content-Type": "text/html; charset=utf-8"},
+        request=request,
+    )
+
+
+async def classify(mw: PageFilterMiddleware, response: Response) -> Response:
+    assert response.request is not None
+    return await mw.process_response(response.request, response)
+
+
+async def close(crawler: Any) -> None:
+    await DenoiseRuntime.for_crawler(crawler).spider_closed(None)  # type: ignore[arg-type]
+
+
+# -- settings -----------------------------------------------------------------------------
+
+
+def test_defaults_follow_core_page_rules() -> None:
+    rules = DenoiseConfig().rules()
+    assert rules == PageRules()
+
+
+def test_every_page_rule_has_a_setting() -> None:
+    names = {f.name for f in dataclass_fields(DenoiseConfig)}
+    missing = [f.name for f in dataclass_fields(PageRules) if f"rule_{f.name}" not in names]
+    assert not missing, f"PageRules fields without a DENOISE_RULE_* setting: {missing}"
+
+
+def test_rule_setting_none_switches_rule_off() -> None:
+    crawler = crawler_for(DENOISE_RULE_MIN_TEXT_CHARS=None, DENOISE_RULE_MAX_LINKS="250")
+    config = DenoiseConfig.from_settings(crawler.settings)
+    assert config.rules().min_text_chars is None
+    assert config.rules().max_links == 250
+
+
+def test_fields_setting_merges_into_defaults_and_none_removes() -> None:
+    crawler = crawler_for(DENOISE_FIELDS={"text": "body_text", "author": None, "site": "site"})
+    fields = DenoiseConfig.from_settings(crawler.settings).fields
+    assert fields["text"] == "body_text"
+    assert "author" not in fields
+    assert fields["site"] == "site"
+    assert fields["title"] == DEFAULT_FIELDS["title"]
+
+
+def test_fields_setting_rejects_unknown_key_with_setting_name() -> None:
+    crawler = crawler_for(DENOISE_FIELDS={"headline": "h"})
+    with pytest.raises(ValueError, match="DENOISE_FIELDS"):
+        DenoiseConfig.from_settings(crawler.settings)
+
+
+def test_settings_table_lists_every_setting() -> None:
+    table = settings_table()
+    for f in dataclass_fields(DenoiseConfig):
+        assert f"`{setting_name(f.name)}`" in table
+        assert f.metadata["doc"]
+
+
+# -- add-on and NotConfigured -------------------------------------------------------------
+
+
+def test_addon_enables_all_components() -> None:
+    crawler = crawler_for(ADDONS={Addon: 0})
+    settings = crawler.settings
+    assert settings["DOWNLOADER_MIDDLEWARES"][PageFilterMiddleware] == 540
+    assert settings["SPIDER_MIDDLEWARES"][NoiseItemFilterMiddleware] == 800
+    assert settings["ITEM_PIPELINES"][DenoisePipeline] == 300
+    assert settings["ITEM_PIPELINES"][StorePipeline] == 800
+    assert DenoiseLogStats in settings["EXTENSIONS"]
+
+
+def test_addon_keeps_priority_a_project_chose() -> None:
+    path = "scrapy_denoise.integration.pipelines.StorePipeline"
+    crawler = crawler_for(ADDONS={Addon: 0}, ITEM_PIPELINES={path: 950})
+    assert crawler.settings["ITEM_PIPELINES"][path] == 950
+    assert StorePipeline not in crawler.settings["ITEM_PIPELINES"]
+
+
+@pytest.mark.parametrize(
+    ("component", "setting"),
+    [
+        (PageFilterMiddleware, "DENOISE_PAGE_FILTER_ENABLED"),
+        (NoiseItemFilterMiddleware, "DENOISE_ITEM_FILTER_ENABLED"),
+        (DenoisePipeline, "DENOISE_EXTRACT_ENABLED"),
+        (StorePipeline, "DENOISE_STORE_ENABLED"),
+        (DenoiseLogStats, "DENOISE_LOGSTATS_ENABLED"),
+    ],
+)
+def test_component_disabled_raises_not_configured(component: Any, setting: str) -> None:
+    crawler = crawler_for(**{setting: False, "DENOISE_DATABASE_URL": "sqlite://"})
+    with pytest.raises(NotConfigured):
+        component.from_crawler(crawler)
+
+
+def test_component_enabled_alone_builds() -> None:
+    crawler = crawler_for(DENOISE_DATABASE_URL="sqlite://")
+    for component in (
+        PageFilterMiddleware,
+        NoiseItemFilterMiddleware,
+        DenoisePipeline,
+        StorePipeline,
+        DenoiseLogStats,
+    ):
+        assert isinstance(component.from_crawler(crawler), component)
+
+
+def test_store_pipeline_without_database_is_not_configured() -> None:
+    with pytest.raises(NotConfigured, match="DENOISE_DATABASE_URL"):
+        StorePipeline.from_crawler(crawler_for(DENOISE_DATABASE_URL=""))
+
+
+def test_components_of_one_crawler_share_one_runtime() -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+    assert mw.runtime is pipeline.runtime
+    assert DenoiseRuntime.for_crawler(crawler_for()) is not mw.runtime
+
+
+# -- runtime ------------------------------------------------------------------------------
+
+
+def test_runtime_runs_every_call_on_one_worker_thread() -> None:
+    crawler = crawler_for()
+    runtime = DenoiseRuntime.for_crawler(crawler)
+
+    async def main() -> set[int]:
+        idents = await asyncio.gather(*(runtime.call(threading.get_ident) for _ in range(20)))
+        await close(crawler)
+        return set(idents)
+
+    idents = run(main)
+    assert len(idents) == 1
+    assert threading.get_ident() not in idents
+
+
+def test_database_down_at_start_closes_spider_with_redacted_url(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL="postgresql+psycopg://crawler:s3cretpw@127.0.0.1:1/news"
+    )
+    runtime = DenoiseRuntime.for_crawler(crawler)
+
+    async def main() -> None:
+        with pytest.raises(CloseSpider) as info:
+            await runtime.spider_opened(None)  # type: ignore[arg-type]
+        assert info.value.reason == "denoise_database_unavailable"
+        await close(crawler)
+
+    with caplog.at_level(logging.ERROR):
+        run(main)
+    assert "127.0.0.1:1/news" in caplog.text
+    assert "s3cretpw" not in caplog.text
+    assert crawler.stats.get_value("denoise/errors/database_unavailable") == 1
+
+
+def test_page_is_parsed_once_between_filter_and_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+    runtime = mw.runtime
+
+    async def main() -> dict[str, Any]:
+        await runtime.open()
+        loads: list[str] = []
+        original = runtime.denoiser.load
+
+        def counting_load(*args: Any, **kwargs: Any) -> Any:
+            loads.append(args[1])
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(runtime.denoiser, "load", counting_load)
+        response = await classify(mw, html_response())
+        item = await pipeline.process_item(page_item(response))
+        await close(crawler)
+        assert loads == [ARTICLE_URL]
+        return dict(item)
+
+    assert "affordable homes" in run(main)["text"]
+
+
+# -- page filter middleware ---------------------------------------------------------------
+
+
+def test_page_filter_marks_article_page() -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response())
+        await close(crawler)
+        return response
+
+    response = run(main)
+    assert response.meta["denoise"] == {"is_noise": False, "score": 0.0, "reason": "article"}
+    assert crawler.stats.get_value("denoise/pages/article") == 1
+
+
+def test_page_filter_marks_noise_page_and_keeps_it() -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response(TAG_URL))
+        await close(crawler)
+        return response
+
+    response = run(main)
+    assert response.meta["denoise"]["is_noise"] is True
+    assert response.meta["denoise"]["reason"] == "url_pattern"
+    assert crawler.stats.get_value("denoise/pages/noise/url_pattern") == 1
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        TextResponse(
+            "http://news.example/api/x.json",
+            body=b'{"a": 1}',
+            headers={"Content-Type": "application/json"},
+            request=Request("http://news.example/api/x.json"),
+        ),
+        Response(
+            "http://news.example/logo.png",
+            body=b"\x89PNG\r\n",
+            request=Request("http://news.example/logo.png"),
+        ),
+        HtmlResponse(ARTICLE_URL, status=404, body=ARTICLE_HTML, request=Request(ARTICLE_URL)),
+    ],
+    ids=["json", "binary", "html-404"],
+)
+def test_page_filter_ignores_non_html_and_error_responses(response: Response) -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        result = await classify(mw, response)
+        await close(crawler)
+        return result
+
+    assert run(main) is response
+    assert "denoise" not in response.meta
+    assert not any(k.startswith("denoise/pages") for k in crawler.stats.get_stats())
+
+
+def test_page_filter_opt_out_meta_skips_page() -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response(TAG_URL, denoise_skip=True))
+        await close(crawler)
+        return response
+
+    response = run(main)
+    assert "denoise" not in response.meta
+    assert crawler.stats.get_value("denoise/pages/skipped") == 1
+    assert page_item(response)["denoise"]["reason"] == "skipped"
+
+
+def test_drop_noise_leaves_ignores_only_marked_requests() -> None:
+    crawler = crawler_for(DENOISE_DROP_NOISE_LEAVES=True)
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        try:
+            with pytest.raises(IgnoreRequest):
+                await classify(mw, html_response(TAG_URL, denoise_leaf=True))
+            return await classify(mw, html_response(TAG_URL))
+        finally:
+            await close(crawler)
+
+    assert run(main).meta["denoise"]["is_noise"] is True
+    assert crawler.stats.get_value("denoise/pages/dropped_leaf") == 1
+
+
+def test_noise_leaves_are_kept_by_default() -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response(TAG_URL, denoise_leaf=True))
+        await close(crawler)
+        return response
+
+    assert run(main).meta["denoise"]["is_noise"] is True
+
+
+def test_page_filter_failure_passes_page_unclassified(monkeypatch: pytest.MonkeyPatch) -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("core bug")
+
+    monkeypatch.setattr(mw.runtime, "_classify_sync", broken)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response())
+        await close(crawler)
+        return response
+
+    response = run(main)
+    assert "denoise" not in response.meta
+    assert crawler.stats.get_value("denoise/errors/classify") == 1
+
+
+# -- spider middleware --------------------------------------------------------------------
+
+
+def _spider_output(verdict: dict[str, Any] | None) -> list[Any]:
+    crawler = crawler_for()
+    mw = NoiseItemFilterMiddleware.from_crawler(crawler)
+    response = (
+        html_response(TAG_URL) if verdict is None else html_response(TAG_URL, denoise=verdict)
+    )
+    output = [{"url": TAG_URL}, Request("http://news.example/a.html"), {"url": "x"}]
+    kept = list(mw.process_spider_output(response, output))
+    dropped = crawler.stats.get_value("denoise/items/dropped_noise_page", 0)
+    return [kept, dropped]
+
+
+def test_item_filter_drops_items_of_noise_pages_keeps_requests() -> None:
+    kept, dropped = _spider_output({"is_noise": True, "score": 1.0, "reason": "url_pattern"})
+    assert [type(o) for o in kept] == [Request]
+    assert dropped == 2
+
+
+@pytest.mark.parametrize("verdict", [None, {"is_noise": False, "score": 0.0, "reason": "article"}])
+def test_item_filter_keeps_items_of_article_and_unclassified_pages(
+    verdict: dict[str, Any] | None,
+) -> None:
+    kept, dropped = _spider_output(verdict)
+    assert len(kept) == 3
+    assert dropped == 0
+
+
+# -- page items ---------------------------------------------------------------------------
+
+
+class PageItem(scrapy.Item):
+    url = scrapy.Field()
+    body = scrapy.Field()
+    headers = scrapy.Field()
+    denoise = scrapy.Field()
+    title = scrapy.Field()
+    text = scrapy.Field()
+    published = scrapy.Field()
+    author = scrapy.Field()
+    lang = scrapy.Field()
+    section = scrapy.Field()
+
+
+@dataclasses.dataclass
+class PageRecord:
+    url: str
+    body: bytes | None
+    headers: dict[str, str] | None = None
+    denoise: dict[str, Any] | None = None
+    title: str | None = None
+    text: str | None = None
+    published: datetime | None = None
+    author: str | None = None
+    lang: str | None = None
+
+
+@dataclasses.dataclass
+class BareRecord:
+    """Only the inputs: the pipeline cannot keep the article fields."""
+
+    url: str
+    body: bytes | None
+
+
+def test_page_item_carries_page_and_verdict() -> None:
+    verdict = {"is_noise": False, "score": 0.0, "reason": "article"}
+    item = page_item(html_response(denoise=verdict), section="politics")
+    assert item["url"] == ARTICLE_URL
+    assert item["body"] == ARTICLE_HTML
+    assert item["headers"] == {"Content-Type": "text/html; charset=utf-8"}
+    assert item["denoise"] == verdict
+    assert item["section"] == "politics"
+
+
+def test_page_item_builds_declared_item_types() -> None:
+    response = html_response()
+    assert isinstance(page_item(response, PageItem), PageItem)
+    record = page_item(response, PageRecord)
+    assert isinstance(record, PageRecord)
+    assert record.body == ARTICLE_HTML
+    bare = page_item(response, BareRecord)  # leaves out fields the type lacks
+    assert bare.url == ARTICLE_URL
+
+
+def test_page_item_refuses_type_without_body_field() -> None:
+    @dataclasses.dataclass
+    class NoBody:
+        url: str
+
+    with pytest.raises(TypeError, match="body"):
+        page_item(html_response(), NoBody)
+
+
+# -- extraction pipeline ------------------------------------------------------------------
+
+
+def _extract(item: Any, **settings: Any) -> tuple[Any, Any]:
+    crawler = crawler_for(**settings)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> Any:
+        try:
+            return await pipeline.process_item(item)
+        finally:
+            await close(crawler)
+
+    return run(main), crawler.stats
+
+
+@pytest.mark.parametrize(
+    "item_cls", [dict, PageItem, PageRecord], ids=["dict", "Item", "dataclass"]
+)
+def test_pipeline_turns_page_item_into_article(item_cls: Any) -> None:
+    item, stats = _extract(page_item(html_response(), item_cls))
+    adapter = ItemAdapter(item)
+    assert adapter["title"] == "Council approves housing plan"
+    assert "three hundred affordable homes" in adapter["text"]
+    assert "Copyright Daily" not in adapter["text"]
+    assert adapter["published"] == datetime(2024, 1, 2, 10, 0, tzinfo=UTC)
+    assert adapter["author"] == "Jane Roe"
+    assert adapter["lang"] == "en"
+    assert adapter.get("body") is None
+    assert adapter.get("headers") is None
+    assert stats.get_value("denoise/items/extracted") == 1
+
+
+def test_pipeline_field_names_follow_setting() -> None:
+    item, _ = _extract(
+        page_item(html_response()), DENOISE_FIELDS={"text": "body_text", "site": "site"}
+    )
+    assert "body_text" in item and "text" not in item
+    assert item["site"] == "http://news.example"
+
+
+def test_pipeline_warns_once_when_item_type_lacks_article_fields(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        item, _ = _extract(page_item(html_response(), BareRecord))
+    assert item.body is None
+    assert "BareRecord has no field 'text'" in caplog.text
+
+
+def test_pipeline_drops_short_text_with_stat() -> None:
+    crawler = crawler_for(DENOISE_RULE_MIN_TEXT_CHARS=None)  # let the page filter pass it
+    pipeline = DenoisePipeline.from_crawler(crawler)
+    item = page_item(html_response("http://news.example/2024/gallery.html", SHORT_HTML))
+
+    async def main() -> None:
+        try:
+            with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS"):
+                await pipeline.process_item(item)
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/items/dropped_short_text") == 1
+    assert "body" not in item  # never logged with the raw page
+
+
+def test_pipeline_min_text_chars_setting() -> None:
+    with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS=100000"):
+        _extract(page_item(html_response()), DENOISE_MIN_TEXT_CHARS=100_000)
+
+
+def test_pipeline_drops_noise_page_when_item_filter_is_off() -> None:
+    noise = {"is_noise": True, "score": 1.0, "reason": "url_pattern"}
+    crawler = crawler_for()
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            with pytest.raises(DropItem, match="noise page"):
+                await pipeline.process_item(page_item(html_response(TAG_URL, denoise=noise)))
+            # without any verdict the pipeline classifies the page itself
+            with pytest.raises(DropItem, match="noise page"):
+                await pipeline.process_item(page_item(html_response(TAG_URL)))
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/items/dropped_noise_page") == 2
+
+
+def test_pipeline_passes_items_that_are_not_pages() -> None:
+    item = {"url": ARTICLE_URL, "price": 3}
+    result, _ = _extract(item)
+    assert result == {"url": ARTICLE_URL, "price": 3}
+
+
+def test_pipeline_core_failure_drops_item_and_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    crawler = crawler_for()
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    def broken(*args: Any) -> Any:
+        raise ValueError("bad page")
+
+    monkeypatch.setattr(pipeline.runtime, "_extract_sync", broken)
+
+    async def main() -> None:
+        try:
+            with pytest.raises(DropItem, match="extraction failed"):
+                await pipeline.process_item(page_item(html_response()))
+            # the next page is not affected
+            monkeypatch.undo()
+            assert await pipeline.process_item(page_item(html_response()))
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/errors/extract") == 1
+    assert crawler.stats.get_value("denoise/items/extracted") == 1
+
+
+# -- store pipeline -----------------------------------------------------------------------
+
+
+def _rows(db_url: str) -> dict[str, tuple[Any, ...]]:
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT url, title, text, author FROM articles")).all()
+    finally:
+        engine.dispose()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def _article(n: int, text_: str = "Body text of the article.") -> dict[str, Any]:
+    return {
+        "url": f"http://news.example/a{n}.html",
+        "title": f"Title {n}",
+        "text": text_,
+        "published": datetime(2024, 1, n + 1, tzinfo=UTC),
+        "author": "Jane Roe",
+        "lang": "en",
+    }
+
+
+def test_store_pipeline_upserts_in_batches(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2)
+    pipeline = StorePipeline.from_crawler(crawler)
+    stats = crawler.stats
+    seen: dict[str, int] = {}
+
+    async def main() -> None:
+        await pipeline.runtime.open()
+        for n in range(3):
+            await pipeline.process_item(_article(n))
+        seen["after_three"] = len(_rows(db_url))  # one batch of two written, one pending
+        await pipeline.process_item(_article(0))  # unchanged
+        await pipeline.process_item(_article(1, "Corrected body text."))  # updated
+        await pipeline.process_item({"url": "http://news.example/no-text"})  # not an article
+        await pipeline.close_spider()
+        await close(crawler)
+
+    run(main)
+    assert seen["after_three"] == 2
+    rows = _rows(db_url)
+    assert len(rows) == 3
+    assert rows["http://news.example/a1.html"][1] == "Corrected body text."
+    assert stats.get_value("denoise/store/inserted") == 3
+    assert stats.get_value("denoise/store/updated") == 1
+    assert stats.get_value("denoise/store/unchanged") == 1
+
+
+def test_store_pipeline_keeps_failed_batch_and_retries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2)
+    pipeline = StorePipeline.from_crawler(crawler)
+    original = pipeline._write_sync
+    calls = {"n": 0}
+
+    def flaky(batch: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("disk unplugged")
+        return original(batch)
+
+    monkeypatch.setattr(pipeline, "_write_sync", flaky)
+
+    async def main() -> None:
+        for n in range(3):
+            await pipeline.process_item(_article(n))
+        await pipeline.close_spider()
+        await close(crawler)
+
+    run(main)
+    assert len(_rows(db_url)) == 3
+    assert crawler.stats.get_value("denoise/errors/store") == 1
+    assert crawler.stats.get_value("denoise/store/inserted") == 3
+    assert crawler.stats.get_value("denoise/store/lost") is None
+
+
+def test_store_pipeline_drops_naive_date_not_article(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
+    pipeline = StorePipeline.from_crawler(crawler)
+    article = {**_article(0), "published": datetime(2024, 1, 1, 12, 0)}
+
+    async def main() -> None:
+        await pipeline.process_item(article)
+        await pipeline.close_spider()
+        await close(crawler)
+
+    run(main)
+    assert len(_rows(db_url)) == 1
+    assert crawler.stats.get_value("denoise/store/naive_date_dropped") == 1
+
+
+# -- log line -----------------------------------------------------------------------------
+
+
+def test_log_summary_names_counters() -> None:
+    line = summary(
+        {
+            "denoise/pages/article": 7,
+            "denoise/pages/noise/url_pattern": 3,
+            "denoise/pages/noise/little_text": 1,
+            "denoise/items/extracted": 6,
+            "denoise/items/dropped_short_text": 1,
+            "denoise/store/inserted": 6,
+            "denoise/errors/extract": 2,
+        }
+    )
+    assert "7 article pages" in line
+    assert "4 noise pages (url_pattern 3, little_text 1)" in line
+    assert "stored 6 new" in line
+    assert "2 errors" in line

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise.document import load_document
+from scrapy_denoise.language import (
+    ZH_FUNCTION_CHARS,
+    detect_language,
+    normalise_language,
+    stopword_matcher,
+    stopwords,
+)
+
+EN = "The committee said that it would publish the report after the vote in the spring."
+DE = "Der Ausschuss sagte, dass er den Bericht nach der Abstimmung im Frühjahr veröffentlicht."
+FR = "Le comité a dit qu'il publierait le rapport après le vote du printemps dans la ville."
+ES = "El comité dijo que publicaría el informe después de la votación en la primavera."
+ZH = "委员会表示，将在春季投票之后发布这份报告，并且会听取各方的意见。"
+
+
+def _page(body: str, html_attrs: str = "", head: str = "") -> bytes:
+    return f"<html {html_attrs}><head>{head}</head><body><p>{body}</p></body></html>".encode()
+
+
+@pytest.mark.parametrize(
+    ("tag", "code"),
+    [
+        ("en-US", "en"),
+        ("zh_CN", "zh"),
+        ("zh-Hans-CN", "zh"),
+        ("PT-br", "pt"),
+        ("iw", "he"),
+        ("x-default", None),
+        ("{{ lang }}", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_language_tags_reduce_to_their_primary_subtag(tag: str | None, code: str | None) -> None:
+    assert normalise_language(tag) == code
+
+
+def test_declared_languages_in_order_html_lang_meta_og_locale() -> None:
+    assert detect_language(load_document(_page(DE, 'lang="de-DE"'))) == "de"
+    meta = '<meta http-equiv="Content-Language" content="fr">'
+    assert detect_language(load_document(_page(FR, head=meta))) == "fr"
+    og = '<meta property="og:locale" content="es_ES">'
+    assert detect_language(load_document(_page(ES, head=og))) == "es"
+
+
+def test_declared_language_contradicted_by_the_script_is_ignored() -> None:
+    # Templates ship lang="en" on Chinese pages; the text decides.
+    assert detect_language(load_document(_page(ZH, 'lang="en"'))) == "zh"
+
+
+def test_declared_latin_language_overruled_by_a_clear_stop_word_majority() -> None:
+    assert detect_language(load_document(_page(EN * 3, 'lang="de"'))) == "en"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (EN, "en"),
+        (DE, "de"),
+        (FR, "fr"),
+        (ES, "es"),
+        (ZH, "zh"),
+        ("これは日本語の文章です。委員会は報告書を発表しました。", "ja"),
+        ("위원회는 봄 투표 후에 보고서를 발표할 것이라고 말했다.", "ko"),
+        ("Комитет заявил, что опубликует доклад после голосования весной.", "ru"),
+        ("وقالت اللجنة إنها ستنشر التقرير بعد التصويت في الربيع المقبل.", "ar"),
+    ],
+)
+def test_undeclared_language_from_script_and_stop_word_vote(text: str, code: str) -> None:
+    assert detect_language(load_document(_page(text))) == code
+
+
+def test_page_without_text_has_no_language() -> None:
+    assert detect_language(load_document(b"<html><body><div> </div></body></html>")) is None
+
+
+@pytest.mark.parametrize("code", ["en", "zh", "de", "fr", "es", "pt", "ru"])
+def test_required_lists_exist_and_hold_words_only(code: str) -> None:
+    words = stopwords(code)
+    assert len(words) > 100
+    assert all(any(ch.isalpha() for ch in w) for w in words)
+    assert stopwords(code.upper()) == words
+
+
+def test_chinese_list_has_the_single_character_function_words() -> None:
+    assert set("的了是在和也就都而及与着或等") <= stopwords("zh")
+    assert stopwords("zh-CN") >= ZH_FUNCTION_CHARS
+    assert "。" not in stopwords("zh")
+
+
+def test_chinese_stop_words_match_inside_unsegmented_text() -> None:
+    has = stopword_matcher("zh")
+    assert has("我们今天去公园了")
+    assert has("春季投票之后发布报告及其附件")
+    assert not has("首页")
+    assert not has("体育 科技 娱乐")
+
+
+def test_spaced_languages_match_whole_tokens_only() -> None:
+    has = stopword_matcher("en")
+    assert has("see the show")
+    assert not has("theatre tickets")
+    assert stopword_matcher("de")("der Hund")
+
+
+def test_unknown_language_falls_back_to_latin_lists_or_sentence_marks() -> None:
+    has = stopword_matcher(None)
+    assert has("the show")
+    assert has("Ein Satz, der endet.")
+    assert has("ئۇيغۇرچە تېكىست، جۈملە.")
+    assert not has("Tickets Kontakt")
+    assert stopword_matcher("ug") is not None and stopword_matcher("ug")("تېكىست، جۈملە")

@@ -1,0 +1,128 @@
+"""Line statistics: LC against int(1 + RC / L), counting before the test, pruning."""
+
+from __future__ import annotations
+
+from scrapy_denoise.methods.linestats import (
+    LineParams,
+    SiteLines,
+    keep_limit,
+    line_hash,
+    normalise_line,
+    prunable,
+)
+
+PARAMS = LineParams()
+
+
+def key(line: str) -> bytes:
+    return line_hash(normalise_line(line))
+
+
+def test_keep_limit_is_int_of_one_plus_rc_over_l() -> None:
+    assert [keep_limit(rc, 50) for rc in (0, 1, 49, 50, 51, 99, 100, 149, 150)] == [
+        1, 1, 1, 2, 2, 2, 3, 3, 4,
+    ]
+
+
+def test_first_page_keeps_everything() -> None:
+    lines = SiteLines(PARAMS)
+    page = ["Breaking: a headline", "Body text.", "Share this"]
+    assert lines.filter(page) == page
+    assert lines.pages_processed == 1
+    assert all(lines.counts[key(x)] == 1 for x in page)
+
+
+def test_a_line_on_a_second_page_is_removed_while_rc_is_below_l() -> None:
+    lines = SiteLines(PARAMS)
+    lines.filter(["Share this", "Story one."])
+    # LC becomes 2 before the test; int(1 + 1 / 50) = 1.
+    assert lines.filter(["Story two.", "Share this"]) == ["Story two."]
+
+
+def test_threshold_boundary_at_rc_equal_l() -> None:
+    line = "Follow us"
+    # RC = 49 pages before this one: limit 1; LC becomes 2 -> removed.
+    before = SiteLines(PARAMS, pages_processed=49, counts={key(line): 1})
+    assert before.filter([line]) == []
+    # RC = 50: limit 2; LC becomes 2 -> kept, and LC 3 on the next page -> removed.
+    at = SiteLines(PARAMS, pages_processed=50, counts={key(line): 1})
+    assert at.filter([line]) == [line]
+    assert at.filter([line]) == []
+    # RC = 100: limit 3; LC becomes 3 -> kept, 4 -> removed.
+    later = SiteLines(PARAMS, pages_processed=100, counts={key(line): 2})
+    assert later.filter([line]) == [line]
+    assert later.filter([line]) == []
+
+
+def test_l_is_configurable() -> None:
+    lines = SiteLines(LineParams(per_pages=1))
+    assert lines.filter(["x"]) == ["x"]  # LC 1 <= 1 + 0
+    assert lines.filter(["x"]) == ["x"]  # LC 2 <= 1 + 1
+    assert lines.filter(["x", "x"]) == ["x", "x"]  # LC 3 <= 1 + 2, counted once
+    assert lines.counts[key("x")] == 3
+
+
+def test_a_line_repeated_within_a_page_counts_once_and_goes_everywhere() -> None:
+    lines = SiteLines(PARAMS)
+    assert lines.filter(["Share", "Body one.", "Share"]) == ["Share", "Body one.", "Share"]
+    assert lines.counts[key("Share")] == 1
+    assert lines.filter(["Share", "Body two.", "Share"]) == ["Body two."]
+
+
+def test_whitespace_is_collapsed_before_hashing() -> None:
+    lines = SiteLines(PARAMS)
+    lines.filter(["  Read   more\t"])
+    assert lines.filter(["Read more"]) == []
+
+
+def test_blank_and_short_lines_pass_through_uncounted() -> None:
+    lines = SiteLines(LineParams(min_chars=3))
+    page = ["", "   ", "ok", "Real line"]
+    assert lines.filter(page) == page
+    assert lines.filter(page) == ["", "   ", "ok"]
+    assert set(lines.counts) == {key("Real line")}
+
+
+def test_not_learning_tests_stored_counts_without_counting() -> None:
+    lines = SiteLines(PARAMS, pages_processed=10, counts={key("seen once"): 1, key("twice"): 2})
+    assert lines.filter(["seen once", "twice", "new"], learn=False) == ["seen once", "new"]
+    assert lines.pages_processed == 10
+    assert lines.pending_pages == 0 and not lines.pending_counts
+
+
+def test_pending_deltas_hold_what_to_save() -> None:
+    lines = SiteLines(PARAMS, pages_processed=5, counts={key("a"): 4})
+    lines.filter(["a", "b"])
+    lines.filter(["b", "c", "c"])
+    assert lines.pending_pages == 2
+    assert lines.pending_counts == {key("a"): 1, key("b"): 2, key("c"): 1}
+    assert lines.pending_texts[key("c")] == "c"
+    lines.mark_saved()
+    assert lines.pending_pages == 0 and not lines.pending_counts and not lines.pending_texts
+    assert lines.counts[key("a")] == 5
+
+
+def test_prune_removes_lines_with_lc_at_most_one_percent_of_rc() -> None:
+    assert prunable(2, 200, 100) and not prunable(3, 200, 100) and not prunable(1, 99, 100)
+    lines = SiteLines(PARAMS, pages_processed=300, counts={b"a" * 16: 3, b"b" * 16: 4})
+    assert lines.prune() == 1
+    assert lines.counts == {b"b" * 16: 4}
+
+
+def test_a_long_run_removes_boilerplate_and_keeps_rare_lines() -> None:
+    lines = SiteLines(PARAMS)
+    kept: dict[str, int] = {"Copyright Example": 0, "Weekly column": 0, "Rare column": 0}
+    for page in range(300):
+        text = [f"Unique body {page}", "Copyright Example"]
+        if page % 7 == 0:
+            text.append("Weekly column")
+        if page % 60 == 0:
+            text.append("Rare column")
+        out = lines.filter(text)
+        assert f"Unique body {page}" in out
+        for line in kept:
+            kept[line] += line in out
+    # The n-th page with a line keeps it while n <= 1 + RC // 50 (RC = pages before).
+    # A footer on every page is kept on the first page only; a line every 7 pages grows
+    # faster than the bound too; a line every 60 pages never outgrows it.
+    assert kept == {"Copyright Example": 1, "Weekly column": 1, "Rare column": 5}

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from scrapy_denoise.document import load_document
+from scrapy_denoise.methods.base import (
+    Extraction,
+    override_params,
+    render_pieces,
+    text_pieces,
+)
+
+PAGES = [
+    b"<body><div>Hello <b>bold</b> tail<p>Para <a href='/x'>link</a> after</p>end</div>"
+    b"<ul><li>one<li>two</ul>outside</body>",
+    b"<body>a<br>b<table><tr><td>c</td><td>d <i>e</i></td></tr></table>f &amp; g</body>",
+    b"<body><h1> Title </h1>\n\n<p>  spaced   out  </p><span>x</span><span>y</span></body>",
+]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_rendering_all_pieces_equals_document_lines(page: bytes) -> None:
+    doc = load_document(page)
+    assert render_pieces(text_pieces(doc)) == doc.lines()
+    for i in range(len(doc.nodes)):
+        assert render_pieces(text_pieces(doc, i)) == doc.lines(i)
+
+
+def test_tails_belong_to_the_parent_and_leave_the_link() -> None:
+    doc = load_document(b"<body><p>a <a href='/'>b</a> c</p></body>")
+    p = doc.index[doc.root.find(".//p")]
+    a = p + 1
+    pieces = [(x.owner, x.text, x.in_link) for x in text_pieces(doc, p)]
+    assert pieces == [(p, "a ", False), (a, "b", True), (p, " c", False)]
+
+
+def test_segments_split_at_the_given_tags_lines_at_block_tags() -> None:
+    doc = load_document(b"<body><div>a<b>b</b>c<p>d</p></div></body>")
+    pieces = text_pieces(doc, breaks={"b"})
+    assert [x.text for x in pieces] == ["a", "b", "c", "d"]
+    segments = [x.segment for x in pieces]
+    assert segments[0] != segments[1] != segments[2] and segments[2] == segments[3]
+    lines = [x.line for x in pieces]
+    assert lines[0] == lines[1] == lines[2] != lines[3]
+
+
+def test_excluded_elements_keep_only_their_tail() -> None:
+    doc = load_document(b"<body><p>a<select><option>no</option></select>b</p></body>")
+    assert render_pieces(text_pieces(doc, exclude={"select"})) == ["a", "b"]
+
+
+def test_extraction_text_joins_lines() -> None:
+    assert Extraction(lines=["a", "b"]).text == "a\nb"
+    assert Extraction().text == ""
+
+
+def test_unknown_override_names_the_valid_parameters() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Params:
+        alpha: float = 0.5
+
+    assert override_params(Params(), {"alpha": 0.3}) == Params(alpha=0.3)
+    with pytest.raises(TypeError, match=r"alhpa.*valid: alpha"):
+        override_params(Params(), {"alhpa": 0.3})

@@ -1,0 +1,521 @@
+"""The store: schema via Alembic, exact additive counts, batches, articles, errors."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import shutil
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from _store_helpers import apply_worker, fresh_postgres_database
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, text
+
+from scrapy_denoise.store import (
+    ArticleRecord,
+    BatchState,
+    PageVisit,
+    SchemaVersionError,
+    SiteDelta,
+    Store,
+    StoreError,
+    TemplateText,
+    UpsertCounts,
+    redact_url,
+    text_hash,
+)
+from scrapy_denoise.store import migrate
+from scrapy_denoise.store.schema import VERSION_TABLE, Base
+
+SITE = "https://news.example"
+PASSWORD = "hunter2-Secret"
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | None]:
+    if request.param == "memory":
+        yield None
+    elif request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    else:
+        admin = request.getfixturevalue("postgres_url")
+        with fresh_postgres_database(admin) as url:
+            yield url
+
+
+@pytest.fixture
+def store(store_url: str | None) -> Iterator[Store]:
+    with Store.open(store_url) as opened:
+        yield opened
+
+
+def h(line: str) -> bytes:
+    return text_hash(line)
+
+
+# -- opening and schema -----------------------------------------------------------------
+
+
+def test_new_database_gets_the_schema_the_models_describe(store: Store) -> None:
+    with store.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+        assert context.get_current_revision() == migrate.head_revision()
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_sqlite_file_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+    with Store.open(f"sqlite:///{tmp_path / 's.db'}") as store, store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+
+
+def test_reopening_a_file_keeps_what_was_written(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    with Store.open(url) as store:
+        store.apply(SiteDelta(SITE, pages=3, line_counts={h("x"): 2}))
+    with Store.open(url, create=False) as store:
+        snap = store.load_site(SITE)
+    assert snap.pages_processed == 3
+    assert snap.line_counts == {h("x"): 2}
+
+
+def test_in_memory_store_is_one_database_across_threads() -> None:
+    import threading
+
+    with Store.open() as store:
+        threads = [
+            threading.Thread(
+                target=lambda: [
+                    store.apply(SiteDelta(SITE, pages=1, line_counts={h("x"): 1}))
+                    for _ in range(20)
+                ]
+            )
+            for _ in range(4)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        snap = store.load_site(SITE)
+    assert snap.pages_processed == 80
+    assert snap.line_counts == {h("x"): 80}
+
+
+def test_unknown_revision_is_refused_with_both_revisions_named(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    Store.open(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"UPDATE {VERSION_TABLE} SET version_num = '0099_from_the_future'")
+    with pytest.raises(SchemaVersionError) as info:
+        Store.open(f"sqlite:///{path}")
+    message = str(info.value)
+    assert "0099_from_the_future" in message
+    assert migrate.head_revision() in message
+    assert "Upgrade scrapy-denoise" in message
+
+
+def test_store_tables_without_a_version_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    Store.open(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"DROP TABLE {VERSION_TABLE}")
+    with pytest.raises(SchemaVersionError, match="revision is unknown"):
+        Store.open(f"sqlite:///{path}")
+
+
+def test_create_false_does_not_create_a_schema(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="create=True"):
+        Store.open(f"sqlite:///{tmp_path / 'empty.db'}", create=False)
+
+
+_REVISION_2 = '''"""Add an index.
+
+Revision ID: 0002_test
+Revises: 0001_initial
+"""
+from alembic import op
+
+revision = "0002_test"
+down_revision = "0001_initial"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_index("ix_test_articles_lang", "articles", ["lang"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_test_articles_lang", table_name="articles")
+'''
+
+
+def test_older_revision_is_upgraded_and_the_log_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "s.db"
+    with Store.open(f"sqlite:///{path}") as store:
+        store.apply(SiteDelta(SITE, pages=4))
+    scripts = tmp_path / "migrations"
+    shutil.copytree(
+        migrate.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (scripts / "versions" / "0002_test.py").write_text(_REVISION_2)
+    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", scripts)
+    with pytest.raises(SchemaVersionError, match="older than"):
+        Store.open(f"sqlite:///{path}", create=False)
+    with caplog.at_level(logging.INFO, logger="scrapy_denoise.store"):
+        with Store.open(f"sqlite:///{path}") as store:
+            assert store.load_site(SITE).pages_processed == 4
+    assert any(
+        "upgrading store schema" in r.getMessage() and "0002_test" in r.getMessage()
+        for r in caplog.records
+    )
+    with sqlite3.connect(path) as conn:
+        assert conn.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchall() == [
+            ("0002_test",)
+        ]
+        indexes = {r[1] for r in conn.execute("PRAGMA index_list(articles)")}
+    assert "ix_test_articles_lang" in indexes
+
+
+def test_unreachable_database_error_hides_the_password(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = f"postgresql+psycopg://crawler:{PASSWORD}@127.0.0.1:9/news"
+    with caplog.at_level(logging.DEBUG), pytest.raises(StoreError) as info:
+        Store.open(url)
+    message = str(info.value)
+    assert "crawler:***@127.0.0.1:9/news" in message
+    assert PASSWORD not in message
+    assert PASSWORD not in repr(info.value)
+    assert all(PASSWORD not in r.getMessage() for r in caplog.records)
+
+
+def test_rejected_login_error_hides_the_password(postgres_url: str) -> None:
+    from sqlalchemy.engine import make_url
+
+    bad = make_url(postgres_url).set(
+        username="no_such_role_denoise", password=PASSWORD, database="no_such_db"
+    )
+    with pytest.raises(StoreError) as info:
+        Store.open(bad.render_as_string(hide_password=False))
+    assert PASSWORD not in str(info.value)
+    assert "***" in str(info.value)
+
+
+def test_redact_url() -> None:
+    assert redact_url(f"postgresql+psycopg://u:{PASSWORD}@h:5432/db") == (
+        "postgresql+psycopg://u:***@h:5432/db"
+    )
+    assert redact_url("sqlite:///tmp/x.db") == "sqlite:///tmp/x.db"
+    assert PASSWORD not in redact_url(f"not a url://u:{PASSWORD}@host/")
+
+
+def test_unsupported_database_is_refused() -> None:
+    with pytest.raises(StoreError, match="unsupported") as info:
+        Store.open(f"mysql://u:{PASSWORD}@h/db")
+    assert PASSWORD not in str(info.value)
+
+
+# -- learning state ---------------------------------------------------------------------
+
+
+def test_unknown_site_has_an_empty_snapshot(store: Store) -> None:
+    snap = store.load_site("https://nowhere.example")
+    assert (snap.pages_processed, dict(snap.line_counts), snap.templates) == (0, {}, ())
+    assert snap.batch == BatchState()
+
+
+def test_apply_adds_counts_and_replaces_the_owners_batch(store: Store) -> None:
+    batch_a = BatchState(3, (TemplateText("li", "Home", 3), TemplateText("p", "foo", 1)))
+    store.apply(
+        SiteDelta(
+            SITE,
+            owner="a",
+            pages=3,
+            line_counts={h("x"): 3, h("y"): 1},
+            line_texts={h("x"): "x"},
+            templates=[TemplateText("li", "Home", 4)],
+            batch=batch_a,
+        )
+    )
+    assert store.apply(
+        SiteDelta(
+            SITE,
+            owner="b",
+            pages=2,
+            line_counts={h("x"): 2, h("z"): 1},
+            templates=[TemplateText("li", "Home", 3), TemplateText("p", "About us", 3)],
+            batch=BatchState(2, (TemplateText("div", "b's", 2),)),
+        )
+    ) == 5
+    snap_a = store.load_site(SITE, "a")
+    assert snap_a.pages_processed == 5
+    assert dict(snap_a.line_counts) == {h("x"): 5, h("y"): 1, h("z"): 1}
+    assert snap_a.templates == (TemplateText("li", "Home", 7), TemplateText("p", "About us", 3))
+    assert snap_a.batch == batch_a
+    assert store.load_site(SITE, "b").batch == BatchState(2, (TemplateText("div", "b's", 2),))
+    # A new batch replaces the old one whole; no batch in the delta leaves it alone.
+    store.apply(SiteDelta(SITE, owner="a", batch=BatchState(1, (TemplateText("p", "n", 1),))))
+    store.apply(SiteDelta(SITE, owner="a", pages=1))
+    snap_a = store.load_site(SITE, "a")
+    assert snap_a.batch == BatchState(1, (TemplateText("p", "n", 1),))
+    assert snap_a.pages_processed == 6
+
+
+def test_prune_runs_when_rc_crosses_a_multiple(store: Store) -> None:
+    common = {h(f"line {i}"): i for i in range(1, 6)}  # LC 1..5
+    store.apply(SiteDelta(SITE, pages=150, line_counts=common, prune_every=100))
+    # Crossing RC = 100 (now 150): rows with LC * 100 <= 150 go, i.e. LC = 1.
+    assert set(store.load_site(SITE).line_counts) == {h(f"line {i}") for i in range(2, 6)}
+    store.apply(SiteDelta(SITE, pages=40, prune_every=100))  # 190: no crossing
+    assert len(store.load_site(SITE).line_counts) == 4
+    store.apply(SiteDelta(SITE, pages=110, prune_every=100))  # 300: LC <= 3 go
+    assert dict(store.load_site(SITE).line_counts) == {h("line 4"): 4, h("line 5"): 5}
+    assert store.prune_lines(SITE, divisor=70) == 1  # 4 * 70 <= 300 < 5 * 70
+    assert store.prune_lines("https://unknown.example") == 0
+
+
+def test_fingerprints_count_visits_and_changes(store: Store) -> None:
+    first = store.record_fingerprints(
+        [
+            PageVisit("https://n.example/a", SITE, "h1"),
+            PageVisit("https://n.example/b", SITE, "h1"),
+            PageVisit("https://n.example/a", SITE, "h1"),  # same content: no change
+            PageVisit("https://n.example/a", SITE, "h2"),
+        ]
+    )
+    assert {u: (s.visits, s.changes) for u, s in first.items()} == {
+        "https://n.example/a": (3, 1),
+        "https://n.example/b": (1, 0),
+    }
+    again = store.record_fingerprints([PageVisit("https://n.example/a", SITE, "h3")])
+    assert again["https://n.example/a"].visits == 4
+    assert again["https://n.example/a"].changes == 2
+    assert again["https://n.example/a"].content_hash == "h3"
+    assert store.page_states(["https://n.example/b", "https://n.example/none"]).keys() == {
+        "https://n.example/b"
+    }
+
+
+def test_long_urls_are_stored(store: Store) -> None:
+    url = "https://n.example/" + "x" * 5000
+    assert store.record_fingerprints([PageVisit(url, SITE, "h")])[url].visits == 1
+    counts = store.upsert_articles([ArticleRecord(url, SITE, "text")])
+    assert counts == UpsertCounts(inserted=1)
+
+
+def test_articles_are_inserted_updated_only_on_change(store: Store) -> None:
+    cet = timezone(timedelta(hours=1))
+    published = datetime(2024, 3, 5, 12, 30, tzinfo=cet)
+    first = [
+        ArticleRecord(f"https://n.example/{i}", SITE, f"text {i}", title="T", published=published)
+        for i in range(5)
+    ]
+    assert store.upsert_articles(first) == UpsertCounts(inserted=5)
+    second = [
+        ArticleRecord("https://n.example/0", SITE, "text 0", title="T"),  # same content
+        ArticleRecord("https://n.example/1", SITE, "text 1, corrected", title="T"),
+        ArticleRecord("https://n.example/2", SITE, "text 2", title="New title"),
+        ArticleRecord("https://n.example/9", SITE, "text 9"),
+        ArticleRecord("https://n.example/9", SITE, "text 9 again"),  # same URL twice
+    ]
+    assert store.upsert_articles(second) == UpsertCounts(inserted=1, updated=3, unchanged=1)
+    with store.engine.connect() as conn:
+        rows = dict(
+            (u, t) for u, t in conn.execute(text("SELECT url, text FROM articles ORDER BY url"))
+        )
+        assert rows["https://n.example/1"] == "text 1, corrected"
+        assert rows["https://n.example/9"] == "text 9 again"
+    summary = store.site_summary(SITE)
+    assert summary is not None and summary.articles == 6
+
+
+def test_published_dates_keep_the_instant_and_must_be_aware(store: Store) -> None:
+    from sqlalchemy import select
+
+    from scrapy_denoise.store.schema import StoredArticle
+
+    cet = timezone(timedelta(hours=1))
+    store.upsert_articles(
+        [
+            ArticleRecord(
+                "https://n.example/t", SITE, "t", published=datetime(2024, 3, 5, 12, tzinfo=cet)
+            )
+        ]
+    )
+    with store.engine.connect() as conn:
+        published = conn.execute(select(StoredArticle.published)).scalar_one()
+    assert published == datetime(2024, 3, 5, 11, tzinfo=UTC)
+    assert published.tzinfo is not None
+    with pytest.raises(ValueError, match="timezone-aware"):
+        store.upsert_articles(
+            [ArticleRecord("https://n.example/n", SITE, "t", published=datetime(2024, 3, 5))]
+        )
+
+
+def test_summaries_show_counts_and_the_most_frequent_lines(store: Store) -> None:
+    long_line = "Subscribe " * 100
+    store.apply(
+        SiteDelta(
+            SITE,
+            pages=10,
+            line_counts={h("a"): 2, h("footer"): 9, h(long_line): 5},
+            line_texts={h("footer"): "footer", h(long_line): long_line},
+            templates=[TemplateText("li", "Home", 3)],
+        )
+    )
+    store.apply(SiteDelta("https://other.example", pages=1))
+    store.record_fingerprints([PageVisit("https://news.example/1", SITE, "h")])
+    summaries = store.site_summaries(top_lines=2)
+    assert [s.site for s in summaries] == [SITE, "https://other.example"]
+    top = summaries[0]
+    assert (top.pages_processed, top.templates, top.fingerprints, top.articles) == (10, 1, 1, 0)
+    assert [(line.count, line.text) for line in top.top_lines] == [
+        (9, "footer"),
+        (5, long_line[:500]),
+    ]
+    assert store.site_summary("https://nowhere.example") is None
+
+
+# -- concurrency --------------------------------------------------------------------------
+
+
+def _workload(workers: int) -> tuple[list[list[SiteDelta]], list[list[list[PageVisit]]], list[
+    list[list[ArticleRecord]]
+], dict[str, object]]:
+    """Deltas, visits and articles dealt round-robin to ``workers`` processes, with heavy
+    key overlap, and the totals one process applying all of it must end with."""
+    sites = [SITE, "https://other.example"]
+    deltas = [
+        SiteDelta(
+            sites[i % 2],
+            owner=f"w{i % workers}",
+            pages=1 + i % 3,
+            line_counts={h(f"line {(i + k) % 40}"): 1 + k % 2 for k in range(25)},
+            templates=[TemplateText("li", f"Menu {(i + k) % 7}", 1) for k in range(3)],
+        )
+        for i in range(96)
+    ]
+    # Each URL is visited with a new hash each time, so `changes` = visits - 1 whatever
+    # order the processes interleave in.
+    visits = [
+        [PageVisit(f"https://n.example/p{(i * 5 + k) % 60}", SITE, f"h{i}-{k}") for k in range(5)]
+        for i in range(48)
+    ]
+    # Each URL appears twice: once with a different hash (1 insert + 1 update whichever
+    # comes first) or the same hash (1 insert + 1 unchanged).
+    articles = [
+        [
+            ArticleRecord(
+                f"https://n.example/a{j}",
+                SITE,
+                f"body {j} " + ("v2" if (i >= 24 and j % 2) else "v1"),
+            )
+            for j in range((i % 24) * 5, (i % 24) * 5 + 5)
+        ]
+        for i in range(48)
+    ]
+    lines: Counter[tuple[str, bytes]] = Counter()
+    rc: Counter[str] = Counter()
+    templates: Counter[tuple[str, str]] = Counter()
+    for d in deltas:
+        rc[d.site] += d.pages
+        for key, n in d.line_counts.items():
+            lines[(d.site, key)] += n
+        for t in d.templates:
+            templates[(d.site, t.text)] += t.frequency
+    visit_counts = Counter(v.url for batch in visits for v in batch)
+    expected: dict[str, object] = {
+        "rc": dict(rc),
+        "lines": dict(lines),
+        "templates": dict(templates),
+        "pages": {u: (n, n - 1) for u, n in visit_counts.items()},
+        "articles": (120, 60, 60),
+    }
+    deal = lambda items: [items[w::workers] for w in range(workers)]  # noqa: E731
+    return deal(deltas), deal(visits), deal(articles), expected
+
+
+def _observed(url: str) -> dict[str, object]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rc = {k: n for k, n in conn.execute(text("SELECT key, pages_processed FROM sites"))}
+            lines = {
+                (site, bytes(line_hash)): count
+                for site, line_hash, count in conn.execute(
+                    text(
+                        "SELECT s.key, l.line_hash, l.count FROM line_stats l "
+                        "JOIN sites s ON s.id = l.site_id"
+                    )
+                )
+            }
+            templates = {
+                (site, t): f
+                for site, t, f in conn.execute(
+                    text(
+                        "SELECT s.key, t.text, t.frequency FROM templates t "
+                        "JOIN sites s ON s.id = t.site_id"
+                    )
+                )
+            }
+            pages = {
+                u: (v, c)
+                for u, v, c in conn.execute(
+                    text("SELECT url, visits, changes FROM page_fingerprints")
+                )
+            }
+            n_articles = conn.execute(text("SELECT count(*) FROM articles")).scalar_one()
+    finally:
+        engine.dispose()
+    return {"rc": rc, "lines": lines, "templates": templates, "pages": pages, "n": n_articles}
+
+
+def _run_concurrently(url: str, workers: int = 4) -> None:
+    deltas, visits, articles, expected = _workload(workers)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        results = pool.starmap(
+            apply_worker, [(url, deltas[w], visits[w], articles[w]) for w in range(workers)]
+        )
+    observed = _observed(url)
+    assert observed["rc"] == expected["rc"]
+    assert observed["lines"] == expected["lines"]
+    assert observed["templates"] == expected["templates"]
+    assert observed["pages"] == expected["pages"]
+    assert observed["n"] == 120
+    totals = tuple(sum(r[i] for r in results) for i in range(3))
+    assert totals == expected["articles"]
+
+
+def test_four_processes_on_one_postgresql_database_count_exactly(postgres_url: str) -> None:
+    with fresh_postgres_database(postgres_url) as url:
+        _run_concurrently(url)
+
+
+def test_four_processes_on_one_sqlite_file_count_exactly(tmp_path: Path) -> None:
+    _run_concurrently(f"sqlite:///{tmp_path / 'shared.sqlite3'}")
+
+
+def test_one_process_gives_the_same_totals(tmp_path: Path) -> None:
+    # The reference the concurrent runs are compared with is computed in Python; check it
+    # against a single process applying everything.
+    url = f"sqlite:///{tmp_path / 'single.sqlite3'}"
+    deltas, visits, articles, expected = _workload(1)
+    assert apply_worker(url, deltas[0], visits[0], articles[0]) == expected["articles"]
+    observed = _observed(url)
+    assert (observed["rc"], observed["lines"], observed["templates"], observed["pages"]) == (
+        expected["rc"],
+        expected["lines"],
+        expected["templates"],
+        expected["pages"],
+    )

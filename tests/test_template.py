@@ -1,0 +1,284 @@
+"""The per-site template library: units, similarity, batches of N1 pages, removal."""
+
+from __future__ import annotations
+
+import random
+import string
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import html
+from rapidfuzz.distance import Levenshtein
+
+from scrapy_denoise.methods.template import (
+    Entry,
+    SiteTemplates,
+    TemplateBatch,
+    TemplateIndex,
+    TemplateParams,
+    page_units,
+    similar,
+)
+
+PARAMS = TemplateParams()
+
+NAV = '<ul class="nav"><li><a href="/">Home</a></li><li><a href="/w">World news</a></li></ul>'
+FOOTER = "<footer><p>Copyright 2024 Example Daily. All rights reserved.</p></footer>"
+
+
+STORIES = [
+    ("Rain floods the old harbour", "Fishermen moved their boats inland overnight."),
+    ("Council approves new library", "The vote passed after a long evening debate."),
+    ("Local team wins the cup final", "Supporters celebrated until the early morning."),
+    ("Bakery celebrates fifty years", "Three generations of the family still bake bread."),
+    ("Bridge repairs delay commuters", "Engineers expect the work to last until spring."),
+    ("School garden feeds the canteen", "Pupils planted beans, potatoes and sunflowers."),
+    ("Museum returns stolen painting", "Detectives traced the canvas to a private sale."),
+    ("Cyclists demand safer junctions", "A petition gathered twelve thousand signatures."),
+    ("Storm knocks out power lines", "Crews restored electricity to most homes by noon."),
+    ("Orchestra plays in the square", "Hundreds brought blankets and listened for hours."),
+    ("Hospital opens a quieter ward", "Patients said the new rooms help them sleep."),
+    ("Ferry timetable changes again", "Islanders complained about the shorter season."),
+]
+
+
+def page(i: int, extra: str = "") -> str:
+    title, lead = STORIES[i % len(STORIES)]
+    return f"""<html><head><title>{title}</title><script>var n = {i};</script></head><body>
+{NAV}
+<div class="article"><h1>{title}</h1>
+<p>{lead}</p>
+<p>Witnesses <a href="/x">told us</a>: <b>{title.lower()}</b>, {lead.lower()}</p>
+{extra}</div>
+{FOOTER}
+</body></html>"""
+
+
+def units_of(markup: str) -> list[tuple[str, str]]:
+    return [(u.tag, u.text) for u in page_units(html.fromstring(markup))]
+
+
+# -- units ----------------------------------------------------------------------------
+
+
+def test_paragraph_with_inline_children_is_one_unit() -> None:
+    units = units_of("<div><p>Read <a>the <b>full</b> story</a>\n  here.</p></div>")
+    assert units == [("p", "Read the full story here.")]
+
+
+def test_units_skip_head_and_script_and_read_br_as_space() -> None:
+    markup = (
+        "<html><head><title>T</title></head><body><div>"
+        "<p>one<br>two<script>x()</script></p><span>loose</span><div>block</div>"
+        "</div></body></html>"
+    )
+    assert units_of(markup) == [("p", "one two"), ("span", "loose"), ("div", "block")]
+
+
+def test_text_beside_block_children_belongs_to_no_unit() -> None:
+    assert units_of("<div>stray text<p>para</p>more stray</div>") == [("p", "para")]
+
+
+def test_nav_items_are_list_item_units() -> None:
+    assert units_of(f"<body>{NAV}</body>") == [("li", "Home"), ("li", "World news")]
+
+
+# -- similarity -----------------------------------------------------------------------
+
+
+def test_texts_of_eight_chars_or_fewer_must_be_equal() -> None:
+    assert similar("abcdefgh", "abcdefgh", PARAMS)
+    assert not similar("abcdefgh", "abcdefgX", PARAMS)
+    assert not similar("abcdefgh", "abcdefghi", PARAMS)  # shorter text has 8 chars
+    assert not similar("Home", "Homes", PARAMS)
+
+
+def test_edit_distance_boundary_is_shorter_length_over_eight() -> None:
+    nine = "abcdefghi"  # 9 // 8 = 1 edit allowed
+    assert similar(nine, "abcdefghX", PARAMS)
+    assert not similar(nine, "abcdefgXY", PARAMS)
+    sixteen = "abcdefghijklmnop"  # 16 // 8 = 2 edits
+    assert similar(sixteen, "abcdefghijklmnXY", PARAMS)
+    assert not similar(sixteen, "abcdefghijklmXYZ", PARAMS)
+    fifteen = sixteen[:15]  # 15 // 8 = 1 edit
+    assert not similar(fifteen, "abcdefghijklmXY", PARAMS)
+    # The shorter text sets the bound: 16 vs 18 chars is 2 insertions, allowed by 16 // 8.
+    assert similar(sixteen, sixteen + "qr", PARAMS)
+    assert not similar(sixteen[:15], sixteen[:15] + "qr", PARAMS)
+
+
+def test_similarity_parameters_are_configurable() -> None:
+    loose = TemplateParams(distance_divisor=4, exact_up_to=3)
+    assert similar("abcd", "abcX", loose)
+    assert not similar("abcd", "abcX", PARAMS)
+
+
+# -- batches --------------------------------------------------------------------------
+
+
+def learn_pages(site: SiteTemplates, pages: list[str]) -> list[int]:
+    return [site.learn(html.fromstring(p)) for p in pages]
+
+
+def template_texts(site: SiteTemplates) -> set[tuple[str, str]]:
+    return {(e.tag, e.text) for e in site.library.entries}
+
+
+def test_ten_pages_sharing_chrome_make_templates_and_nothing_else() -> None:
+    site = SiteTemplates(PARAMS)
+    pages = [page(i) for i in range(10)]
+    # "Sponsored" on two pages only, "Editor's pick" on exactly N2 = 3 pages.
+    pages[1] = page(1, "<p>Sponsored content</p>")
+    pages[6] = page(6, "<p>Sponsored content</p>")
+    for i in (2, 5, 8):
+        pages[i] = page(i, "<p>Editor's pick</p>")
+    made = learn_pages(site, pages)
+    assert made[:9] == [0] * 9
+    assert template_texts(site) == {
+        ("li", "Home"),
+        ("li", "World news"),
+        ("p", "Copyright 2024 Example Daily. All rights reserved."),
+        ("p", "Editor's pick"),
+    }
+    assert made[9] == 4
+    assert {e.frequency for e in site.library.entries if e.tag == "li"} == {10}
+    # S is cleared for the next batch.
+    assert site.batch.pages == 0
+    assert len(site.batch.index) == 0
+
+
+def test_nine_pages_make_no_template_yet() -> None:
+    site = SiteTemplates(PARAMS)
+    learn_pages(site, [page(i) for i in range(9)])
+    assert len(site.library) == 0
+    assert site.batch.pages == 9
+    assert site.batch_dirty
+
+
+def test_near_duplicate_texts_count_as_the_same_entry() -> None:
+    site = SiteTemplates(PARAMS)
+    # A footer whose visit counter differs on every page: 1 edit in 40+ chars.
+    pages = [page(i, f"<p>This page has been viewed {i} times by readers</p>") for i in range(10)]
+    learn_pages(site, pages)
+    assert ("p", "This page has been viewed 0 times by readers") in template_texts(site)
+
+
+def test_a_unit_counts_at_most_once_per_page() -> None:
+    batch = TemplateBatch(TemplateParams(batch_pages=3, min_frequency=2))
+    repeated = "<body><ul>" + "<li>Share</li>" * 5 + "</ul></body>"
+    assert batch.learn(page_units(html.fromstring(repeated))) == []
+    assert [(e.text, e.frequency) for e in batch.index.entries] == [("Share", 1)]
+    batch.learn(page_units(html.fromstring("<body><p>other</p></body>")))
+    assert batch.learn(page_units(html.fromstring("<body><p>else</p></body>"))) == []
+
+
+def test_same_text_under_another_tag_is_another_entry() -> None:
+    batch = TemplateBatch(TemplateParams(batch_pages=3, min_frequency=3))
+    for tag in ("p", "li", "p"):
+        batch.learn(page_units(html.fromstring(f"<body><{tag}>Subscribe now</{tag}></body>")))
+    assert batch.pages == 0  # the batch closed, and with it S
+    assert batch.index.entries == []
+
+
+def test_batch_size_and_threshold_are_configurable() -> None:
+    site = SiteTemplates(TemplateParams(batch_pages=2, min_frequency=2))
+    made = learn_pages(site, [page(1), page(2)])
+    assert made == [0, 3]
+
+
+def test_promoted_entry_similar_to_a_template_strengthens_it() -> None:
+    site = SiteTemplates(
+        TemplateParams(batch_pages=3, min_frequency=3),
+        templates=[Entry("p", "Copyright 2024 Example Daily. All rights reserved.", 5)],
+    )
+    learn_pages(site, [page(i) for i in range(3)])
+    copyright_ = [e for e in site.library.entries if e.text.startswith("Copyright")]
+    assert [e.frequency for e in copyright_] == [8]
+    pending = {(e.tag, e.text): e.frequency for e in site.pending_templates()}
+    assert pending[("p", "Copyright 2024 Example Daily. All rights reserved.")] == 3
+
+
+# -- removal --------------------------------------------------------------------------
+
+
+def test_removal_keeps_the_article_and_tail_text() -> None:
+    site = SiteTemplates(PARAMS)
+    learn_pages(site, [page(i) for i in range(10)])
+    root = html.fromstring(page(11, "<div><span>Share</span> tail kept <p>Last words.</p></div>"))
+    removed = site.remove(root)
+    text = " ".join(root.text_content().split())
+    assert removed == 3
+    assert "Home" not in text and "World news" not in text and "Copyright" not in text
+    assert "Ferry timetable changes again" in text
+    assert "Islanders complained about the shorter season." in text
+    assert "Share tail kept Last words." in text
+
+
+def test_removal_of_first_child_moves_its_tail_to_the_parent() -> None:
+    site = SiteTemplates(PARAMS, templates=[Entry("span", "Advertisement")])
+    root = html.fromstring("<div><p><span>Advertisement</span>Body text</p></div>")
+    assert site.remove(root) == 0  # the unit is the whole <p>, which is not a template
+    root = html.fromstring("<div><span>Advertisement</span>Body text<p>x</p></div>")
+    assert site.remove(root) == 1
+    assert root.text_content() == "Body textx"
+
+
+def test_removal_matches_similar_text_but_not_another_tag() -> None:
+    site = SiteTemplates(PARAMS, templates=[Entry("p", "Follow us on all the social networks")])
+    root = html.fromstring(
+        "<div><p>Follow us on all the social networks!</p><li>Follow us on all the social"
+        " networks</li></div>"
+    )
+    assert site.remove(root) == 1
+    assert root.text_content() == "Follow us on all the social networks"
+
+
+# -- index ----------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    entries=st.lists(
+        st.tuples(st.sampled_from(["p", "li"]), st.text(alphabet="abc", min_size=0, max_size=24)),
+        max_size=40,
+    ),
+    query=st.tuples(st.sampled_from(["p", "li"]), st.text(alphabet="abc", max_size=24)),
+)
+def test_index_finds_exactly_what_a_full_scan_finds(
+    entries: list[tuple[str, str]], query: tuple[str, str]
+) -> None:
+    index = TemplateIndex(PARAMS, [Entry(tag, text) for tag, text in entries])
+    tag, text = query
+    matches = [
+        (0 if (t, x) == (tag, text) else Levenshtein.distance(x, text), i)
+        for i, (t, x) in enumerate(entries)
+        if t == tag and similar(x, text, PARAMS)
+    ]
+    found = index.find(tag, text)
+    if not matches:
+        assert found is None
+    else:
+        assert found is not None
+        exact = [i for i, e in enumerate(entries) if e == (tag, text)]
+        assert found == (exact[0] if exact else min(matches)[1])
+
+
+def test_matching_stays_fast_with_thousands_of_templates() -> None:
+    rng = random.Random(7)
+
+    def words(n: int) -> str:
+        return " ".join(
+            "".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9))) for _ in range(n)
+        )
+
+    templates = [Entry(rng.choice(["p", "li", "div", "span"]), words(rng.randint(1, 12)))
+                 for _ in range(5000)]
+    index = TemplateIndex(PARAMS, templates)
+    queries = [(e.tag, e.text[:-1] + "#") for e in rng.sample(templates, 1000)]
+    queries += [(rng.choice(["p", "li"]), words(rng.randint(1, 12))) for _ in range(1000)]
+    start = time.perf_counter()
+    hits = sum(index.find(tag, text) is not None for tag, text in queries)
+    elapsed = time.perf_counter() - start
+    assert hits >= 800  # the edited copies of long-enough templates
+    assert elapsed < 1.0, f"2000 lookups against 5000 templates took {elapsed:.2f}s"
