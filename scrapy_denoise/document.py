@@ -259,6 +259,17 @@ def _looks_binary(body: bytes) -> bool:
     return controls > len(head) * 0.1
 
 
+_OPEN_TITLE = re.compile(r"<title\b[^>]*>", re.I)
+
+
+def _swallowed_by_title(root: etree._Element) -> bool:
+    title = root.find("head/title")
+    if title is None or not title.text or len(title.text) < 2000:
+        return False
+    body = root.find("body")
+    return body is None or not len(body) and not (body.text or "").strip()
+
+
 def _empty_root() -> etree._Element:
     return etree.fromstring(b"<html><body></body></html>", parser=_PARSER)
 
@@ -324,6 +335,12 @@ def load_document(
     if not isinstance(root.tag, str) or root.tag != "html":
         root = _empty_root()
         warnings.append("empty")
+    elif _swallowed_by_title(root):
+        # An unclosed <title> makes libxml2 read the whole page as the title's text
+        # (3 of 200 l3s-gn1 pages); parse again without the title tag.
+        repaired = _OPEN_TITLE.sub("", text, count=1)
+        root = etree.fromstring(repaired.encode("utf-8", "replace"), parser=_PARSER)
+        warnings.append("unclosed_title")
     head = _collect_head(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     # Entities for unicode text the parser left as C1 controls and presentation forms.

@@ -8,16 +8,18 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection as Pipe
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lxml import html
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from scrapy_denoise.learning import SiteLearner
-from scrapy_denoise.methods.linestats import LineParams
-from scrapy_denoise.methods.template import TemplateParams
 from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store
+
+if TYPE_CHECKING:
+    from scrapy_denoise.learning import SiteLearner
 
 
 @contextmanager
@@ -47,9 +49,17 @@ def apply_worker(
     deltas: list[SiteDelta],
     visits: list[list[PageVisit]],
     articles: list[list[ArticleRecord]],
+    start: Barrier | None = None,
+    results: Queue[tuple[int, int, int]] | None = None,
 ) -> tuple[int, int, int]:
     """Open the store (racing the others to create the schema) and apply a share of the
-    work one small transaction at a time; returns the article counts it saw."""
+    work one small transaction at a time; returns the article counts it saw.
+
+    ``start`` holds every worker until all are up, so their transactions really overlap
+    instead of running one after another while the others are still importing.
+    """
+    if start is not None:
+        start.wait(timeout=120)
     store = Store.open(url)
     inserted = updated = unchanged = 0
     try:
@@ -65,15 +75,14 @@ def apply_worker(
                 unchanged += counts.unchanged
     finally:
         store.close()
+    if results is not None:
+        results.put((inserted, updated, unchanged))
     return inserted, updated, unchanged
 
 
 # -- restart --------------------------------------------------------------------------
 
-#: Parameters the restart test and its children share: small batches so a kill lands
-#: mid-batch often, pruning on, frequent flushes.
-RESTART_TEMPLATES = TemplateParams(batch_pages=10, min_frequency=3)
-RESTART_LINES = LineParams(per_pages=5, prune_divisor=10, prune_every=20)
+#: The restart test's children flush often so a kill lands between flushes and mid-batch.
 RESTART_FLUSH = 7
 
 
@@ -94,6 +103,8 @@ def restart_page(i: int) -> tuple[str, bytes]:
 
 
 def learn_page(learner: SiteLearner, i: int) -> None:
+    from lxml import html
+
     url, body = restart_page(i)
     root = html.fromstring(body)
     site = learner.site_key(url)
@@ -107,14 +118,8 @@ def learn_page(learner: SiteLearner, i: int) -> None:
 def restart_worker(url: str, start: int, stop: int, progress: Pipe | None) -> None:
     """Learn pages ``start..stop-1``, reporting each finished page (the test kills this
     process at some point)."""
-    store = Store.open(url)
-    learner = SiteLearner(
-        store,
-        owner="crawler-1",
-        templates=RESTART_TEMPLATES,
-        lines=RESTART_LINES,
-        flush_every=RESTART_FLUSH,
-    )
+    learner = restart_learner(Store.open(url))
+    store = learner.store
     for i in range(start, stop):
         learn_page(learner, i)
         if progress is not None:
@@ -123,6 +128,21 @@ def restart_worker(url: str, start: int, stop: int, progress: Pipe | None) -> No
     store.close()
     if progress is not None:
         progress.send(-1)
+
+
+def restart_learner(store: Store) -> SiteLearner:
+    """The learner of the restart test: small batches, pruning on, frequent flushes."""
+    from scrapy_denoise.learning import SiteLearner
+    from scrapy_denoise.methods.linestats import LineParams
+    from scrapy_denoise.methods.template import TemplateParams
+
+    return SiteLearner(
+        store,
+        owner="crawler-1",
+        templates=TemplateParams(batch_pages=10, min_frequency=3),
+        lines=LineParams(per_pages=5, prune_divisor=10, prune_every=20),
+        flush_every=RESTART_FLUSH,
+    )
 
 
 def dump_learning_state(url: str) -> dict[str, object]:

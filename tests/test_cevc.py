@@ -88,10 +88,14 @@ def test_own_text_nodes_compete_with_element_children() -> None:
       <span>and so on</span></div></body>"""
     doc = load_document(page)
     assert CevcMethod().extract(doc).kept == [_node(doc, "post")]
+    # Own text node with 40 of 100 valid characters beats the span's 35, even though 35 %
+    # is above alpha = 0.3: the paper recurses into the text node and returns its parent.
+    post, span = _node(doc, "post"), doc.index[doc.root.find(".//span")]
     vc = [0] * len(doc.nodes)
-    post = _node(doc, "post")
     vc[0] = vc[post] = 100
-    assert locate_block(doc, vc, {post: [60, 40]}, 0.5) == post
+    vc[span] = 35
+    assert locate_block(doc, vc, {post: [40, 25]}, 0.3) == post
+    assert locate_block(doc, vc, {post: [30, 35]}, 0.3) == span
 
 
 def test_page_without_valid_characters_yields_nothing() -> None:
@@ -149,3 +153,15 @@ def test_parameters_come_from_settings_by_name() -> None:
     assert method.params == CevcParams(alpha=0.6)
     with pytest.raises(TypeError, match="alpha"):
         CevcMethod(alhpa=0.6)
+
+
+def test_share_exactly_alpha_descends() -> None:
+    # Algorithm 2 returns N only when maxVC / totalVC < alpha; two equal halves descend into
+    # the first (the max is taken with a strict ">").
+    page = b"""<body><div id="both">
+      <div id="a"><p>It was the first of the two stories of the day.</p></div>
+      <div id="b"><p>It was the other of the two stories of the day.</p></div>
+    </div></body>"""
+    doc = load_document(page)
+    assert CevcMethod().extract(doc).kept[0] in range(_node(doc, "a"), _node(doc, "b"))
+    assert CevcMethod(alpha=0.51).extract(doc).kept == [_node(doc, "both")]

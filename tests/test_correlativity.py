@@ -130,3 +130,11 @@ def test_parameters_come_from_settings_by_name() -> None:
     method = create_method("correlativity", {"correlativity": {"threshold": 40}})
     assert isinstance(method, CorrelativityMethod)
     assert method.params == CorrelativityParams(threshold=40)
+
+
+def test_cc_equal_to_the_threshold_is_noise() -> None:
+    # §3.4: C >= CC is noise, C < CC is text (29 characters without links: CC = 29).
+    assert CorrelativityMethod().extract(load_document("<body><div>" + "x" * 29)).lines == []
+    assert CorrelativityMethod().extract(load_document("<body><div>" + "x" * 30)).lines == [
+        "x" * 30
+    ]

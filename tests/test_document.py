@@ -92,3 +92,10 @@ def test_huge_page_is_truncated_in_bounded_time() -> None:
     doc = load_document(body, max_bytes=2_000_000)
     assert "truncated" in doc.warnings
     assert time.process_time() - started < 20
+
+
+def test_unclosed_title_does_not_swallow_the_page() -> None:
+    paragraph = "<p>" + "Real article text that must survive. " * 80 + "</p>"
+    doc = load_document(f"<html><head><title>Broken title<body>{paragraph}</body></html>")
+    assert "unclosed_title" in doc.warnings
+    assert "Real article text" in doc.text()

@@ -42,6 +42,7 @@ from scrapy_denoise.integration.settings import (
     setting_name,
     settings_table,
 )
+from scrapy_denoise.options import DenoiseOptions
 from scrapy_denoise.page.rules import PageRules
 
 T = TypeVar("T")
@@ -110,6 +111,19 @@ def test_every_page_rule_has_a_setting() -> None:
     assert not missing, f"PageRules fields without a DENOISE_RULE_* setting: {missing}"
 
 
+def test_every_core_option_has_a_setting() -> None:
+    """A new DenoiseOptions field needs a DENOISE_* setting (and a line in options())."""
+    renamed = {"templates": "templates_enabled", "line_stats": "line_stats_enabled"}
+    names = {f.name for f in dataclass_fields(DenoiseConfig)}
+    options = [f.name for f in dataclass_fields(DenoiseOptions) if f.name != "rules"]
+    missing = [o for o in options if renamed.get(o, o) not in names]
+    assert not missing, f"DenoiseOptions fields without a DENOISE_* setting: {missing}"
+    config = DenoiseConfig(method_params={"cevc": {"alpha": 0.5}}, owner="p1", flush_every=7)
+    built = config.options()
+    for option in options:
+        assert getattr(built, option) == getattr(config, renamed.get(option, option))
+
+
 def test_rule_setting_none_switches_rule_off() -> None:
     crawler = crawler_for(DENOISE_RULE_MIN_TEXT_CHARS=None, DENOISE_RULE_MAX_LINKS="250")
     config = DenoiseConfig.from_settings(crawler.settings)
@@ -135,7 +149,7 @@ def test_fields_setting_rejects_unknown_key_with_setting_name() -> None:
 def test_settings_table_lists_every_setting() -> None:
     table = settings_table()
     for f in dataclass_fields(DenoiseConfig):
-        assert f"`{setting_name(f.name)}`" in table
+        assert f"``{setting_name(f.name)}``" in table
         assert f.metadata["doc"]
 
 
@@ -236,6 +250,20 @@ def test_database_down_at_start_closes_spider_with_redacted_url(
     assert "127.0.0.1:1/news" in caplog.text
     assert "s3cretpw" not in caplog.text
     assert crawler.stats.get_value("denoise/errors/database_unavailable") == 1
+
+
+def test_database_is_not_opened_without_a_component_that_needs_it() -> None:
+    crawler = crawler_for(DENOISE_DATABASE_URL="postgresql+psycopg://crawler@127.0.0.1:1/news")
+    NoiseItemFilterMiddleware.from_crawler(crawler)
+    DenoiseLogStats.from_crawler(crawler)
+    runtime = DenoiseRuntime.for_crawler(crawler, use_core=False)
+
+    async def main() -> None:
+        await runtime.spider_opened(None)  # type: ignore[arg-type]
+        await close(crawler)
+
+    run(main)  # no CloseSpider: nothing asked for the core or the database
+    assert crawler.stats.get_value("denoise/errors/database_unavailable") is None
 
 
 def test_page_is_parsed_once_between_filter_and_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -515,6 +543,15 @@ def test_pipeline_turns_page_item_into_article(item_cls: Any) -> None:
     assert adapter["lang"] == "en"
     assert adapter.get("body") is None
     assert adapter.get("headers") is None
+    assert stats.get_value("denoise/items/extracted") == 1
+
+
+def test_pipeline_accepts_hand_made_page_item_with_text_body_and_scrapy_headers() -> None:
+    response = html_response()
+    item = {"url": response.url, "body": response.text, "headers": response.headers}
+    result, stats = _extract(item)
+    assert "three hundred affordable homes" in result["text"]
+    assert "body" not in result and "headers" not in result
     assert stats.get_value("denoise/items/extracted") == 1
 
 

@@ -40,9 +40,7 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     root = tmp_path_factory.mktemp("demo_site")
     manifest = generate(root, seed=7)
-    truth = {
-        page.path: TruthPage(page.kind, page.text, page.lang) for page in manifest.pages
-    }
+    truth = {page.path: TruthPage(page.kind, page.text, page.lang) for page in manifest.pages}
     with serve(root) as base_url:
         yield base_url + "/", truth
 
@@ -115,7 +113,7 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     demo_site: Any, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
     start_url, _ = demo_site
-    first, db_url, out = sqlite_crawl
+    _, db_url, out = sqlite_crawl
     before = {a.url for a in read_articles(db_url)}
     second = run_crawl(start_url, out, {"DENOISE_DATABASE_URL": db_url})
     after = {a.url for a in read_articles(db_url)}
@@ -146,6 +144,28 @@ def test_plugin_reaches_as_many_articles_as_plain_crawl(
     assert not [k for k in plain.stats if k.startswith("denoise/")]
     assert len(reached_plain) == len(articles)
     assert reached_plugin >= reached_plain
+
+
+def test_crawl_under_a_non_asyncio_reactor(demo_site: Any, tmp_path: Path) -> None:
+    """The worker-thread results reach the crawl through Twisted, not asyncio, here."""
+    start_url, truth = demo_site
+    db_url = f"sqlite:///{tmp_path / 'epoll.sqlite3'}"
+    run = run_crawl(
+        start_url,
+        tmp_path,
+        {
+            "DENOISE_DATABASE_URL": db_url,
+            "TWISTED_REACTOR": "twisted.internet.pollreactor.PollReactor",
+        },
+    )
+    articles = read_articles(db_url)
+    scores = score(articles, truth, run.html_paths())
+    print(f"\n[{run.seconds:.1f}s] {scores.summary('demo/poll reactor')}")
+    assert "PollReactor" in run.log
+    assert run.stats["finish_reason"] == "finished"
+    assert not [k for k in run.stats if k.startswith("denoise/errors/")]
+    assert len(articles) == run.stats["denoise/store/inserted"]
+    assert scores.recall >= MIN_RECALL
 
 
 @pytest.mark.postgres

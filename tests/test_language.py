@@ -115,3 +115,16 @@ def test_unknown_language_falls_back_to_latin_lists_or_sentence_marks() -> None:
     assert has("ئۇيغۇرچە تېكىست، جۈملە.")
     assert not has("Tickets Kontakt")
     assert stopword_matcher("ug") is not None and stopword_matcher("ug")("تېكىست، جۈملە")
+
+
+def test_chinese_function_characters_are_added_when_the_package_lacks_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import stopwordsiso
+
+    monkeypatch.setattr(stopwordsiso, "stopwords", lambda code: {"我们", "。"})
+    stopwords.cache_clear()
+    try:
+        assert stopwords("zh") == ZH_FUNCTION_CHARS | {"我们"}
+    finally:
+        stopwords.cache_clear()

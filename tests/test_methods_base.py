@@ -5,12 +5,17 @@ from dataclasses import dataclass
 import pytest
 
 from scrapy_denoise.document import load_document
+from scrapy_denoise.methods import create_method
 from scrapy_denoise.methods.base import (
     Extraction,
+    Method,
     override_params,
     render_pieces,
     text_pieces,
 )
+from scrapy_denoise.methods.cevc import CevcMethod
+from scrapy_denoise.methods.correlativity import CorrelativityMethod
+from scrapy_denoise.methods.punctuation import PunctuationMethod
 
 PAGES = [
     b"<body><div>Hello <b>bold</b> tail<p>Para <a href='/x'>link</a> after</p>end</div>"
@@ -64,3 +69,11 @@ def test_unknown_override_names_the_valid_parameters() -> None:
     assert override_params(Params(), {"alpha": 0.3}) == Params(alpha=0.3)
     with pytest.raises(TypeError, match=r"alhpa.*valid: alpha"):
         override_params(Params(), {"alhpa": 0.3})
+
+
+def test_the_three_methods_satisfy_the_protocol_and_are_registered() -> None:
+    methods: list[Method] = [CevcMethod(), CorrelativityMethod(), PunctuationMethod()]
+    assert [m.name for m in methods] == ["cevc", "correlativity", "punctuation"]
+    for method in methods:
+        assert type(create_method(method.name)) is type(method)
+        assert isinstance(method.extract(load_document(PAGES[0])), Extraction)

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from multiprocessing.queues import Queue
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -67,6 +68,10 @@ def test_new_database_gets_the_schema_the_models_describe(store: Store) -> None:
         context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
         assert context.get_current_revision() == migrate.head_revision()
         assert compare_metadata(context, Base.metadata) == []
+
+
+def test_schema_revision_constant_is_the_newest_script() -> None:
+    assert migrate.SCHEMA_REVISION == migrate.head_revision()
 
 
 def test_sqlite_file_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
@@ -169,6 +174,7 @@ def test_older_revision_is_upgraded_and_the_log_says_so(
     )
     (scripts / "versions" / "0002_test.py").write_text(_REVISION_2)
     monkeypatch.setattr(migrate, "MIGRATIONS_DIR", scripts)
+    monkeypatch.setattr(migrate, "SCHEMA_REVISION", "0002_test")
     with pytest.raises(SchemaVersionError, match="older than"):
         Store.open(f"sqlite:///{path}", create=False)
     with caplog.at_level(logging.INFO, logger="scrapy_denoise.store"):
@@ -402,14 +408,15 @@ def _workload(workers: int) -> tuple[list[list[SiteDelta]], list[list[list[PageV
             pages=1 + i % 3,
             line_counts={h(f"line {(i + k) % 40}"): 1 + k % 2 for k in range(25)},
             templates=[TemplateText("li", f"Menu {(i + k) % 7}", 1) for k in range(3)],
+            batch=BatchState(i, (TemplateText("p", f"entry {i}", 1),)),
         )
-        for i in range(96)
+        for i in range(40)
     ]
     # Each URL is visited with a new hash each time, so `changes` = visits - 1 whatever
     # order the processes interleave in.
     visits = [
         [PageVisit(f"https://n.example/p{(i * 5 + k) % 60}", SITE, f"h{i}-{k}") for k in range(5)]
-        for i in range(48)
+        for i in range(20)
     ]
     # Each URL appears twice: once with a different hash (1 insert + 1 update whichever
     # comes first) or the same hash (1 insert + 1 unchanged).
@@ -418,11 +425,11 @@ def _workload(workers: int) -> tuple[list[list[SiteDelta]], list[list[list[PageV
             ArticleRecord(
                 f"https://n.example/a{j}",
                 SITE,
-                f"body {j} " + ("v2" if (i >= 24 and j % 2) else "v1"),
+                f"body {j} " + ("v2" if (i >= 8 and j % 2) else "v1"),
             )
-            for j in range((i % 24) * 5, (i % 24) * 5 + 5)
+            for j in range((i % 8) * 5, (i % 8) * 5 + 5)
         ]
-        for i in range(48)
+        for i in range(16)
     ]
     lines: Counter[tuple[str, bytes]] = Counter()
     rc: Counter[str] = Counter()
@@ -433,13 +440,15 @@ def _workload(workers: int) -> tuple[list[list[SiteDelta]], list[list[list[PageV
             lines[(d.site, key)] += n
         for t in d.templates:
             templates[(d.site, t.text)] += t.frequency
+    batches = {(d.site, d.owner): d.batch.pages for d in deltas if d.batch is not None}
     visit_counts = Counter(v.url for batch in visits for v in batch)
     expected: dict[str, object] = {
         "rc": dict(rc),
         "lines": dict(lines),
         "templates": dict(templates),
+        "batches": batches,
         "pages": {u: (n, n - 1) for u, n in visit_counts.items()},
-        "articles": (120, 60, 60),
+        "articles": (40, 20, 20),
     }
     deal = lambda items: [items[w::workers] for w in range(workers)]  # noqa: E731
     return deal(deltas), deal(visits), deal(articles), expected
@@ -474,25 +483,57 @@ def _observed(url: str) -> dict[str, object]:
                     text("SELECT url, visits, changes FROM page_fingerprints")
                 )
             }
+            batches = {
+                (site, owner): pages
+                for site, owner, pages in conn.execute(
+                    text(
+                        "SELECT s.key, b.owner, b.pages FROM template_batches b "
+                        "JOIN sites s ON s.id = b.site_id"
+                    )
+                )
+            }
+            entries = conn.execute(
+                text("SELECT count(*) FROM template_batch_entries")
+            ).scalar_one()
             n_articles = conn.execute(text("SELECT count(*) FROM articles")).scalar_one()
     finally:
         engine.dispose()
-    return {"rc": rc, "lines": lines, "templates": templates, "pages": pages, "n": n_articles}
+    return {
+        "rc": rc,
+        "lines": lines,
+        "templates": templates,
+        "batches": batches,
+        "entries": entries,
+        "pages": pages,
+        "n": n_articles,
+    }
 
 
 def _run_concurrently(url: str, workers: int = 4) -> None:
     deltas, visits, articles, expected = _workload(workers)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
-        results = pool.starmap(
-            apply_worker, [(url, deltas[w], visits[w], articles[w]) for w in range(workers)]
+    start = ctx.Barrier(workers)
+    queue: Queue[tuple[int, int, int]] = ctx.Queue()
+    procs = [
+        ctx.Process(
+            target=apply_worker, args=(url, deltas[w], visits[w], articles[w], start, queue)
         )
+        for w in range(workers)
+    ]
+    for proc in procs:
+        proc.start()
+    results = [queue.get(timeout=180) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
     observed = _observed(url)
     assert observed["rc"] == expected["rc"]
     assert observed["lines"] == expected["lines"]
     assert observed["templates"] == expected["templates"]
+    assert observed["batches"] == expected["batches"]
+    assert observed["entries"] == len(expected["batches"])  # type: ignore[arg-type]
     assert observed["pages"] == expected["pages"]
-    assert observed["n"] == 120
+    assert observed["n"] == 40
     totals = tuple(sum(r[i] for r in results) for i in range(3))
     assert totals == expected["articles"]
 
@@ -513,9 +554,5 @@ def test_one_process_gives_the_same_totals(tmp_path: Path) -> None:
     deltas, visits, articles, expected = _workload(1)
     assert apply_worker(url, deltas[0], visits[0], articles[0]) == expected["articles"]
     observed = _observed(url)
-    assert (observed["rc"], observed["lines"], observed["templates"], observed["pages"]) == (
-        expected["rc"],
-        expected["lines"],
-        expected["templates"],
-        expected["pages"],
-    )
+    for key in ("rc", "lines", "templates", "batches", "pages"):
+        assert observed[key] == expected[key], key

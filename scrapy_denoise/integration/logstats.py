@@ -74,7 +74,7 @@ class DenoiseLogStats:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
-        if not DenoiseRuntime.for_crawler(crawler).config.logstats_enabled:
+        if not DenoiseRuntime.for_crawler(crawler, use_core=False).config.logstats_enabled:
             raise NotConfigured
         assert crawler.stats is not None
         ext = cls(crawler.stats, interval)

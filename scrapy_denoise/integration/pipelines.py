@@ -27,6 +27,7 @@ reported as an error with its count.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +42,7 @@ from ..store.records import ArticleRecord, UpsertCounts
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
     from typing import Self
 
     from scrapy import Spider
@@ -61,6 +62,15 @@ _ARTICLE_FIELDS = ("url", "title", "text", "published", "author", "lang", "site"
 _MAX_STORE_FAILURES = 3
 
 
+def _drop(message: str, level: str) -> DropItem:
+    """A ``DropItem`` logged at ``level`` (the argument exists since Scrapy 2.13; older
+    versions log every drop as a warning)."""
+    try:
+        return DropItem(message, log_level=level)
+    except TypeError:  # pragma: no cover - Scrapy < 2.13
+        return DropItem(message)
+
+
 def _settable(adapter: ItemAdapter, name: str) -> bool:
     declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
     return declared is None or name in declared
@@ -74,6 +84,23 @@ def _remove(adapter: ItemAdapter, name: str) -> None:
         del adapter[name]
     else:
         adapter[name] = None
+
+
+def _headers(value: Any) -> dict[str, str] | None:
+    """``str`` headers for the core, whatever a spider put in the item (``page_item``
+    stores them so; ``response.headers`` itself has bytes and lists of values)."""
+    if not isinstance(value, Mapping) or not value:
+        return None
+    headers: dict[str, str] = {}
+    for key, raw in value.items():
+        if isinstance(raw, (list, tuple)):
+            raw = raw[0] if raw else b""
+        headers[_text(key)] = _text(raw)
+    return headers
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
 def _verdict(value: Any) -> PageVerdict | None:
@@ -114,20 +141,21 @@ class DenoisePipeline:
         if body is None:
             return item  # not a page item
         url = str(adapter.get(fields["url"]) or "")
-        headers = adapter.get(fields["headers"]) if "headers" in fields else None
+        headers = _headers(adapter.get(fields["headers"])) if "headers" in fields else None
         verdict = _verdict(adapter.get(fields["verdict"])) if "verdict" in fields else None
         self._strip(adapter)
         if verdict is not None and verdict.is_noise:
             raise self._drop_noise(url, verdict)
         try:
-            article = await self.runtime.extract(body, url, headers or None, verdict)
+            article = await self.runtime.extract(body, url, headers, verdict)
         except DenoiseUnavailable as exc:
             self.stats.inc_value("denoise/items/dropped_unavailable")
-            raise DropItem(f"denoise unavailable: {exc}", log_level="ERROR") from exc
+            raise _drop(f"denoise unavailable: {exc}", "ERROR") from exc
         except Exception as exc:
             self.stats.inc_value("denoise/errors/extract")
             logger.exception("extraction failed on %s", url, extra={"spider": self.crawler.spider})
-            raise DropItem(f"extraction failed on {url}: {exc!r}") from exc
+            # logged above with its traceback; the drop itself needs no second line
+            raise _drop(f"extraction failed on {url}: {exc!r}", "DEBUG") from exc
         if verdict is None and article.verdict is not None and article.verdict.is_noise:
             raise self._drop_noise(url, article.verdict)
         self._fill(adapter, article, verdict is None)
@@ -136,16 +164,16 @@ class DenoisePipeline:
                 self.stats.inc_value(f"denoise/warnings/{warning}")
         if text_chars(article.text) < self.min_text_chars:
             self.stats.inc_value("denoise/items/dropped_short_text")
-            raise DropItem(
+            raise _drop(
                 f"extracted text under DENOISE_MIN_TEXT_CHARS={self.min_text_chars}: {url}",
-                log_level="INFO",
+                "INFO",
             )
         self.stats.inc_value("denoise/items/extracted")
         return item
 
     def _drop_noise(self, url: str, verdict: PageVerdict) -> DropItem:
         self.stats.inc_value("denoise/items/dropped_noise_page")
-        return DropItem(f"noise page ({verdict.reason}): {url}", log_level="DEBUG")
+        return _drop(f"noise page ({verdict.reason}): {url}", "DEBUG")
 
     def _strip(self, adapter: ItemAdapter) -> None:
         """Remove the raw page before anything can fail: no log line or export gets it."""
@@ -294,7 +322,10 @@ class StorePipeline:
     def _close_spider(self, reason: str) -> None:
         """Ask the engine to close the spider; not awaited, since closing waits for the
         items in flight, this one included."""
-        engine = self.crawler.engine
+        try:
+            engine = self.crawler.engine
+        except RuntimeError:  # not crawling (Scrapy >= 2.14 raises instead of None)
+            return
         if engine is None or engine.spider is None:
             return
         close = getattr(engine, "close_spider_async", None)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from scrapy import signals
+from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import CloseSpider
 
 from ..store.errors import redact_url
@@ -84,8 +84,9 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else ""
 
 
-def _body_key(url: str, body: bytes) -> tuple[str, bytes]:
-    return url, hashlib.blake2b(body, digest_size=16).digest()
+def _body_key(url: str, body: bytes | str) -> tuple[str, bytes]:
+    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    return url, hashlib.blake2b(data, digest_size=16).digest()
 
 
 class DenoiseRuntime:
@@ -95,9 +96,9 @@ class DenoiseRuntime:
     share one instance (and one thread, one database connection) per crawler.
     """
 
-    _instances: ClassVar[weakref.WeakKeyDictionary[Crawler, DenoiseRuntime]] = (
-        weakref.WeakKeyDictionary()
-    )
+    #: the crawler attribute holding its runtime: the runtime lives exactly as long as its
+    #: crawler, which a registry keyed by crawler would get wrong (the runtime refers back)
+    _ATTRIBUTE: ClassVar[str] = "_scrapy_denoise_runtime"
 
     def __init__(self, crawler: Crawler, config: DenoiseConfig) -> None:
         self.crawler = crawler
@@ -105,6 +106,7 @@ class DenoiseRuntime:
         self._executor: ThreadPoolExecutor | None = None
         self._opening: Future[None] | None = None
         self._closed = False
+        self._used = False
         # Only ever touched on the worker thread:
         self._denoiser: Denoiser | None = None
         self._store: Store | None = None
@@ -113,12 +115,18 @@ class DenoiseRuntime:
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
-    def for_crawler(cls, crawler: Crawler) -> DenoiseRuntime:
-        """The crawler's runtime, created (from its settings) on the first call."""
-        runtime = cls._instances.get(crawler)
+    def for_crawler(cls, crawler: Crawler, *, use_core: bool = True) -> DenoiseRuntime:
+        """The crawler's runtime, created (from its settings) on the first call.
+
+        Components that call the core pass ``use_core=True``; the others (item filter, log
+        line) only read the configuration, and a crawler without any core user never opens
+        the database.
+        """
+        runtime: DenoiseRuntime | None = getattr(crawler, cls._ATTRIBUTE, None)
         if runtime is None:
             runtime = cls(crawler, DenoiseConfig.from_settings(crawler.settings))
-            cls._instances[crawler] = runtime
+            setattr(crawler, cls._ATTRIBUTE, runtime)
+        runtime._used = runtime._used or use_core
         return runtime
 
     # -- running things on the worker thread -----------------------------------------
@@ -176,7 +184,7 @@ class DenoiseRuntime:
 
     async def extract(
         self,
-        body: bytes,
+        body: bytes | str,
         url: str,
         headers: dict[str, str] | None,
         verdict: PageVerdict | None,
@@ -196,7 +204,7 @@ class DenoiseRuntime:
 
     def _extract_sync(
         self,
-        body: bytes,
+        body: bytes | str,
         url: str,
         headers: dict[str, str] | None,
         verdict: PageVerdict | None,
@@ -253,11 +261,15 @@ class DenoiseRuntime:
                 store.close()
 
     async def spider_opened(self, spider: Spider) -> None:
+        if not self._used:
+            return
         try:
             await self.open()
         except DenoiseUnavailable as exc:
             self.crawler.stats.inc_value(f"denoise/errors/{exc.reason.removeprefix('denoise_')}")
             logger.error("%s; closing the spider", exc, extra={"spider": spider})
+            if not hasattr(ExecutionEngine, "close_spider_async"):  # pragma: no cover
+                _close_later(self.crawler, spider, exc.reason)  # Scrapy < 2.14
             raise CloseSpider(exc.reason) from exc
 
     async def spider_closed(self, spider: Spider) -> None:
@@ -280,6 +292,15 @@ class DenoiseRuntime:
             self._closed = True
             if self._executor is not None:
                 self._executor.shutdown(wait=False)
+
+
+def _close_later(crawler: Crawler, spider: Spider, reason: str) -> None:
+    """Scrapy < 2.14 ignores ``CloseSpider`` from ``spider_opened`` handlers."""
+    from twisted.internet import reactor, task
+
+    engine = crawler.engine
+    if engine is not None:
+        task.deferLater(reactor, 0, engine.close_spider, spider, reason)
 
 
 async def _twisted_wait(future: Future[_T]) -> _T:

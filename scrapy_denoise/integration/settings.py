@@ -56,8 +56,13 @@ OPTIONAL_FIELDS = frozenset({"site", "method", "warnings"})
 _RULES = PageRules()
 
 
-def _doc(text: str, kind: str) -> dict[str, str]:
-    return {"doc": " ".join(text.split()), "kind": kind}
+def _doc(text: str, kind: str, shown_default: str | None = None) -> dict[str, str]:
+    """Field metadata: the README text, the parser, and optionally what the README shows
+    as the default when the value itself is too long for a table cell."""
+    meta = {"doc": " ".join(text.split()), "kind": kind}
+    if shown_default is not None:
+        meta["shown_default"] = shown_default
+    return meta
 
 
 def setting_name(field_name: str) -> str:
@@ -196,6 +201,7 @@ class DenoiseConfig:
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author "
             "pages, archives, paging. An empty list switches the rule off.",
             "list",
+            "``scrapy_denoise.page.rules.DEFAULT_URL_PATTERNS``",
         ),
     )
     rule_query_keys: tuple[str, ...] = field(
@@ -355,6 +361,7 @@ def settings_table() -> str:
     rows = ["| setting | default | meaning |", "|---|---|---|"]
     for f in dataclass_fields(DenoiseConfig):
         default = f.default_factory() if callable(f.default_factory) else f.default
-        doc = f.metadata["doc"].replace("|", "\\|")
-        rows.append(f"| `{setting_name(f.name)}` | {_format_default(default)} | {doc} |")
+        shown = f.metadata.get("shown_default") or _format_default(default)
+        cells = (f"``{setting_name(f.name)}``", shown, f.metadata["doc"])
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows)

@@ -43,7 +43,7 @@ class NoiseItemFilterMiddleware(BaseSpiderMiddleware):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        if not DenoiseRuntime.for_crawler(crawler).config.item_filter_enabled:
+        if not DenoiseRuntime.for_crawler(crawler, use_core=False).config.item_filter_enabled:
             raise NotConfigured
         return cls(crawler)
 

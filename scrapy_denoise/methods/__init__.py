@@ -20,7 +20,7 @@ METHODS: dict[str, str] = {
     "correlativity": "correlativity:CorrelativityMethod",
     "cevc": "cevc:CevcMethod",
 }
-DEFAULT_METHOD = "cevc"
+DEFAULT_METHOD = "correlativity"
 
 
 class UnknownMethodError(ValueError):

@@ -33,8 +33,8 @@ __all__ = [
 #: Elements whose text is never main text: form controls. The correlativity paper filters
 #: "<script>, <remark>, <style> and the like, which cannot contain main text" (§3.2); the
 #: shared document keeps form controls (the page filter counts them), and a ``<select>`` of
-#: 200 country names, with no link in it, was the top text node of 4 of the 150 dragnet dev
-#: pages under CC = TA / LA.
+#: country names, with no link in it, was all that correlativity (CC = TA / LA) extracted
+#: from 4 of the 150 dragnet dev pages.
 NON_CONTENT_TAGS = frozenset({"select", "option", "optgroup", "datalist", "textarea", "button"})
 
 _WS = re.compile(r"\s+")

@@ -11,22 +11,33 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util.exc import CommandError
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, inspect, select, text
 
 from .errors import SchemaVersionError, StoreError
 from .schema import TABLES, VERSION_TABLE
 
-__all__ = ["MIGRATIONS_DIR", "alembic_config", "ensure_schema", "head_revision"]
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+__all__ = [
+    "MIGRATIONS_DIR",
+    "SCHEMA_REVISION",
+    "alembic_config",
+    "ensure_schema",
+    "head_revision",
+]
 
 logger = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: The newest revision under ``migrations/versions`` (a test keeps the two in step). A
+#: database already there is opened without importing Alembic, which is most of the cost
+#: of opening a store in every crawler process.
+SCHEMA_REVISION = "0001_initial"
 
 # Any constant works; it only has to be the same in every process using the database.
 _PG_LOCK_KEY = 0x5D3E_0157
@@ -38,6 +49,8 @@ def alembic_config(url: str | None = None) -> Config:
     Developers author a revision against a scratch database with
     ``alembic.command.revision(alembic_config(url), message, autogenerate=True)``.
     """
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.set_main_option("path_separator", "os")
@@ -47,6 +60,8 @@ def alembic_config(url: str | None = None) -> Config:
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
         raise RuntimeError(f"no Alembic revisions found in {MIGRATIONS_DIR}")
@@ -59,6 +74,12 @@ def ensure_schema(conn: Connection, *, where: str, create: bool) -> None:
     ``where`` is the redacted URL used in messages. With ``create=False`` nothing is
     written: an empty or older database is an error instead.
     """
+    if _stored_revision(conn) == SCHEMA_REVISION:
+        return
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
     cfg = alembic_config()
@@ -104,7 +125,17 @@ def ensure_schema(conn: Connection, *, where: str, create: bool) -> None:
     command.upgrade(cfg, "head")
 
 
+def _stored_revision(conn: Connection) -> str | None:
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    table = text(VERSION_TABLE)
+    rows = conn.execute(select(text("version_num")).select_from(table)).scalars().all()
+    return rows[0] if len(rows) == 1 else None
+
+
 def _known(script: ScriptDirectory, revision: str) -> bool:
+    from alembic.util.exc import CommandError
+
     try:
         return script.get_revision(revision) is not None
     except CommandError:

@@ -247,7 +247,7 @@ class Store:
                     return work(conn)
             except DBAPIError as exc:
                 if attempt < _ATTEMPTS and _retryable(exc):
-                    logger.warning("store %s: retrying after %s", what, type(exc.orig).__name__)
+                    logger.debug("store %s: retrying after %s", what, type(exc.orig).__name__)
                     time.sleep(0.05 * attempt)
                     continue
                 detail = scrub(f"{type(exc.orig).__name__}: {exc.orig}", self._url).strip()
