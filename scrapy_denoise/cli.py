@@ -37,7 +37,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
 
     source: str = args.source
     if source.startswith(("http://", "https://")):
-        with urlopen(source, timeout=30) as resp:  # noqa: S310 - user-given URL
+        with urlopen(source, timeout=30) as resp:
             body = resp.read()
             headers = dict(resp.headers.items())
         url = source
@@ -79,16 +79,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     extractors: dict[str, Any] = {}
     for method in args.method or ["default"]:
-        extractors[method if method != "default" else "scrapy-denoise"] = method_extractor(
-            method
-        )
+        extractors[method if method != "default" else "scrapy-denoise"] = method_extractor(method)
     if args.compare:
         available = peers()
         for name in args.compare.split(","):
             name = name.strip()
             if name not in available:
-                print(f"unknown peer {name!r}; choose from {', '.join(available)}",
-                      file=sys.stderr)
+                print(f"unknown peer {name!r}; choose from {', '.join(available)}", file=sys.stderr)
                 return 2
             extractors[name] = available[name]
     results: dict[str, Any] = {}
@@ -171,12 +168,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="score extraction on datasets with ground truth")
     p.add_argument("datasets", nargs="+", help="extraction/NAME.zip files of shared/data")
-    p.add_argument("--method", action="append",
-                   help="method to evaluate (repeatable; default: the default chain)")
+    p.add_argument(
+        "--method",
+        action="append",
+        help="method to evaluate (repeatable; default: the default chain)",
+    )
     p.add_argument("--compare", help="peers to run on the same pages: trafilatura,readability")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
-    p.add_argument("--split", choices=("all", "dev", "holdout"), default="all",
-                   help="the project's stable page split (tune on dev, report holdout)")
+    p.add_argument(
+        "--split",
+        choices=("all", "dev", "holdout"),
+        default="all",
+        help="the project's stable page split (tune on dev, report holdout)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_eval)

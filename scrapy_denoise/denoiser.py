@@ -45,7 +45,7 @@ class Denoiser:
         self,
         method: str | None = None,
         *,
-        store: str | Store | None | bool = None,
+        store: str | Store | bool | None = None,
         options: DenoiseOptions | None = None,
         **overrides: Any,
     ) -> None:
@@ -62,16 +62,15 @@ class Denoiser:
         if store is not False and (opts.templates or opts.line_stats):
             self._learner = self._open_learner(store)
 
-    def _open_learner(self, store: str | Store | None | bool) -> SiteLearner:
+    def _open_learner(self, store: str | Store | bool | None) -> SiteLearner:
         from .learning import SiteLearner
         from .store import Store
 
-        if store is None or store is True or isinstance(store, str):
-            url = store if isinstance(store, str) else None
-            store_obj = Store.open(url)
-            self._owns_store = True
-        else:
+        if isinstance(store, Store):
             store_obj = store
+        else:
+            store_obj = Store.open(store if isinstance(store, str) else None)
+            self._owns_store = True
         return SiteLearner(
             store_obj,
             owner=self.options.owner,

@@ -30,23 +30,103 @@ DEFAULT_MAX_BYTES = 5_000_000
 
 #: Removed from the content tree: never reader-visible text. Form controls, links and images
 #: stay because the page features of the noise-page filter count them.
-DROPPED_TAGS = ("script", "style", "noscript", "iframe", "object", "applet", "link", "meta",
-                "embed", "template", "svg", "canvas", "head")
+DROPPED_TAGS = (
+    "script",
+    "style",
+    "noscript",
+    "iframe",
+    "object",
+    "applet",
+    "link",
+    "meta",
+    "embed",
+    "template",
+    "svg",
+    "canvas",
+    "head",
+)
 
 #: Tags that start a new line of text when rendered; the unit of "one paragraph per line".
 BLOCK_TAGS = frozenset(
-    "address article aside blockquote body center dd details dialog dir div dl dt fieldset "
-    "figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 header hgroup hr html "
-    "legend li main menu nav ol p pre section summary table tbody td tfoot th thead tr ul "
-    "br caption option select textarea".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "br",
+        "caption",
+        "option",
+        "select",
+        "textarea",
+    ]
 )
 
 _WS = re.compile(r"\s+")
-_BINARY_MAGIC = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b",
-                 b"RIFF", b"OggS", b"ID3", b"\x00\x00\x01\x00", b"wOFF", b"wOF2")
+_BINARY_MAGIC = (
+    b"%PDF",
+    b"\x89PNG",
+    b"GIF8",
+    b"\xff\xd8\xff",
+    b"PK\x03\x04",
+    b"\x1f\x8b",
+    b"RIFF",
+    b"OggS",
+    b"ID3",
+    b"\x00\x00\x01\x00",
+    b"wOFF",
+    b"wOF2",
+)
 _PARSER = etree.HTMLParser(
-    encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True,
-    no_network=True, default_doctype=False,
+    encoding="utf-8",
+    remove_comments=True,
+    remove_pis=True,
+    huge_tree=True,
+    no_network=True,
+    default_doctype=False,
 )
 
 
@@ -107,9 +187,7 @@ class Document:
         body = self.root.find("body")
         if body is None:
             body = etree.SubElement(self.root, "body")
-        nodes: list[etree._Element] = [
-            el for el in body.iter() if isinstance(el.tag, str)
-        ]
+        nodes: list[etree._Element] = [el for el in body.iter() if isinstance(el.tag, str)]
         index = {el: i for i, el in enumerate(nodes)}
         n = len(nodes)
         parent = [-1] * n
@@ -182,7 +260,7 @@ class Document:
                 k = j
                 while k != i and end[k] == j:
                     if nodes[k].tail:
-                        yield parent[k], nodes[k].tail  # type: ignore[misc]
+                        yield parent[k], nodes[k].tail
                     k = parent[k]
 
     def lines(self, i: int = 0, *, skip: set[int] | None = None) -> list[str]:
@@ -228,7 +306,7 @@ class Document:
                 if isinstance(child.tag, str):
                     stack.append((child, False))
                 elif child.tail:
-                    stack.append((_TailOnly(child.tail), True))  # type: ignore[arg-type]
+                    stack.append((_TailOnly(child.tail), True))
         flush()
         return out
 
@@ -267,7 +345,7 @@ def _swallowed_by_title(root: etree._Element) -> bool:
     if title is None or not title.text or len(title.text) < 2000:
         return False
     body = root.find("body")
-    return body is None or not len(body) and not (body.text or "").strip()
+    return body is None or (not len(body) and not (body.text or "").strip())
 
 
 def _empty_root() -> etree._Element:
@@ -283,8 +361,11 @@ def _collect_head(root: etree._Element) -> HeadInfo:
     if title is not None:
         head.title = _WS.sub(" ", "".join(title.itertext())).strip() or None
     for meta in root.iter("meta"):
-        key = meta.get("property") or meta.get("name") or meta.get("itemprop") or meta.get(
-            "http-equiv"
+        key = (
+            meta.get("property")
+            or meta.get("name")
+            or meta.get("itemprop")
+            or meta.get("http-equiv")
         )
         content = meta.get("content")
         if key and content:

@@ -19,7 +19,6 @@ never splits a page.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -32,7 +31,16 @@ from lxml import etree
 from .methods.linestats import LineParams, SiteLines
 from .methods.template import Entry, SiteTemplates, TemplateParams
 from .page.rules import PageHistory
-from .store import BatchState, PageState, PageVisit, SiteDelta, Store, TemplateText
+from .store import (
+    BatchState,
+    PageState,
+    PageVisit,
+    SiteDelta,
+    Store,
+    StoreError,
+    TemplateText,
+    fit_hash,
+)
 from .store.schema import utcnow
 
 __all__ = ["SiteLearner", "site_key"]
@@ -40,7 +48,7 @@ __all__ = ["SiteLearner", "site_key"]
 logger = logging.getLogger(__name__)
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-_HASH_CHARS = 64
+_OWNER_CHARS = 200  # template_batches.owner
 # Page-history reads cached between flushes; bounded for runs that classify but never learn.
 _READ_CACHE_MAX = 10_000
 
@@ -73,6 +81,8 @@ class SiteLearner:
     ) -> None:
         if flush_every < 1:
             raise ValueError("flush_every must be at least 1")
+        if not owner or len(owner) > _OWNER_CHARS:
+            raise ValueError(f"owner must be 1 to {_OWNER_CHARS} characters")
         self.store = store
         self.owner = owner
         self.template_params = templates or TemplateParams()
@@ -84,8 +94,10 @@ class SiteLearner:
         self._visits: list[PageVisit] = []
         # URL -> state after this process's unflushed visits, or as read from the store
         self._pages: dict[str, PageState | None] = {}
+        # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
+        self._visit_pages = 0
 
     # -- sites --------------------------------------------------------------------------
 
@@ -104,7 +116,7 @@ class SiteLearner:
         """
         with self._lock:
             if self._template_pages >= self.flush_every:
-                self._flush()
+                self._auto_flush()
             made = self._site(site).templates.learn(root)
             self._template_pages += 1
             if made:
@@ -122,7 +134,7 @@ class SiteLearner:
         """The lines that are not site noise; with ``learn`` the page is counted first."""
         with self._lock:
             if learn and self._line_pages >= self.flush_every:
-                self._flush()
+                self._auto_flush()
             stats = self._site(site).lines
             kept = stats.filter(lines, learn)
             if learn:
@@ -140,13 +152,10 @@ class SiteLearner:
         Any string identifying the content works; strings over 64 characters are hashed.
         Returns the URL's history including this visit.
         """
-        if len(content_hash) > _HASH_CHARS:
-            content_hash = hashlib.md5(
-                content_hash.encode("utf-8", "surrogatepass"), usedforsecurity=False
-            ).hexdigest()
+        content_hash = fit_hash(content_hash)
         with self._lock:
-            if len(self._visits) >= self.flush_every:
-                self._flush()
+            if self._visit_pages >= self.flush_every:
+                self._auto_flush()
             before = self._page_state(url)
             if before is None:
                 after = PageState(content_hash, 1, 0)
@@ -155,6 +164,7 @@ class SiteLearner:
                 after = PageState(content_hash, before.visits + 1, before.changes + changed)
             self._pages[url] = after
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))
+            self._visit_pages += 1
             return PageHistory(after.visits, after.changes)
 
     def page_history(self, url: str) -> PageHistory | None:
@@ -211,6 +221,17 @@ class SiteLearner:
         self._pages[url] = state
         return state
 
+    def _auto_flush(self) -> None:
+        try:
+            self._flush()
+        except StoreError as exc:
+            # A database blip must not stop the crawl: the deltas stay in memory and the
+            # next flush point retries them (explicit flush() and close() do raise).
+            logger.warning(
+                "could not write learned state (retrying in %d pages): %s", self.flush_every, exc
+            )
+            self._template_pages = self._line_pages = self._visit_pages = 0
+
     def _flush(self) -> None:
         # Each site is dropped only once its delta is committed: after a failed flush the
         # unsaved deltas are still here for the next attempt.
@@ -223,8 +244,7 @@ class SiteLearner:
             self.store.record_fingerprints(self._visits)
             self._visits.clear()
         self._pages.clear()
-        self._template_pages = 0
-        self._line_pages = 0
+        self._template_pages = self._line_pages = self._visit_pages = 0
 
     def _delta(self, site: str, state: _SiteState) -> SiteDelta | None:
         templates, lines = state.templates, state.lines

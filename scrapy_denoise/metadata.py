@@ -26,13 +26,30 @@ _WS = re.compile(r"\s+")
 _BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|作者[:：]?|文[/／]|记者)\s*", re.I)
 
 _DATE_META = (
-    "article:published_time", "og:published_time", "datepublished", "publishdate",
-    "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "sailthru.date",
-    "parsely-pub-date", "article.published", "publish-date", "og:article:published_time",
-    "weibo:article:create_at", "article:modified_time",
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "publishdate",
+    "pubdate",
+    "date",
+    "dc.date",
+    "dc.date.issued",
+    "dcterms.created",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article.published",
+    "publish-date",
+    "og:article:published_time",
+    "weibo:article:create_at",
+    "article:modified_time",
 )
 _AUTHOR_META = (
-    "author", "article:author", "byl", "dc.creator", "parsely-author", "sailthru.author",
+    "author",
+    "article:author",
+    "byl",
+    "dc.creator",
+    "parsely-author",
+    "sailthru.author",
     "og:article:author",
 )
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
@@ -44,9 +61,7 @@ class PageMetadata:
 
     __slots__ = ("author", "published", "title")
 
-    def __init__(
-        self, title: str | None, published: datetime | None, author: str | None
-    ) -> None:
+    def __init__(self, title: str | None, published: datetime | None, author: str | None) -> None:
         self.title = title
         self.published = published
         self.author = author
@@ -98,8 +113,9 @@ def _json_ld_objects(blobs: list[str]) -> list[dict[str, Any]]:
 def _is_article(obj: dict[str, Any]) -> bool:
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
-    return any(isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report"))
-               for k in kinds)
+    return any(
+        isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report")) for k in kinds
+    )
 
 
 def _names(value: Any) -> list[str]:
@@ -131,9 +147,7 @@ def extract_metadata(doc: Document) -> PageMetadata:
     meta = doc.head.meta
     ld = _json_ld_objects(doc.head.json_ld)
     articles = [o for o in ld if _is_article(o)] or ld
-    site_names = {
-        v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v
-    }
+    site_names = {v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v}
 
     title: str | None = None
     for obj in articles:

@@ -8,10 +8,9 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection as Pipe
-from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -44,22 +43,29 @@ def fresh_postgres_database(admin_url: str) -> Iterator[str]:
 # -- concurrency ----------------------------------------------------------------------
 
 
+_start_barrier: Barrier | None = None
+
+
+def init_worker(start: Barrier) -> None:
+    """Pool initializer: the barrier has to reach the workers when they are created."""
+    global _start_barrier
+    _start_barrier = start
+
+
 def apply_worker(
     url: str,
     deltas: list[SiteDelta],
     visits: list[list[PageVisit]],
     articles: list[list[ArticleRecord]],
-    start: Barrier | None = None,
-    results: Queue[tuple[int, int, int]] | None = None,
 ) -> tuple[int, int, int]:
     """Open the store (racing the others to create the schema) and apply a share of the
     work one small transaction at a time; returns the article counts it saw.
 
-    ``start`` holds every worker until all are up, so their transactions really overlap
-    instead of running one after another while the others are still importing.
+    In a pool made with :func:`init_worker`, every worker first waits for all the others,
+    so their transactions really overlap.
     """
-    if start is not None:
-        start.wait(timeout=120)
+    if _start_barrier is not None:
+        _start_barrier.wait(timeout=120)
     store = Store.open(url)
     inserted = updated = unchanged = 0
     try:
@@ -75,8 +81,6 @@ def apply_worker(
                 unchanged += counts.unchanged
     finally:
         store.close()
-    if results is not None:
-        results.put((inserted, updated, unchanged))
     return inserted, updated, unchanged
 
 
@@ -145,13 +149,13 @@ def restart_learner(store: Store) -> SiteLearner:
     )
 
 
-def dump_learning_state(url: str) -> dict[str, object]:
+def dump_learning_state(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Everything learning wrote, read straight from the tables, in a comparable form."""
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
 
-            def rows(sql: str) -> list[tuple[object, ...]]:
+            def rows(sql: str) -> list[tuple[Any, ...]]:
                 return [tuple(r) for r in conn.execute(text(sql))]
 
             return {
@@ -174,8 +178,7 @@ def dump_learning_state(url: str) -> dict[str, object]:
                     "ORDER BY s.key, e.owner, e.position"
                 ),
                 "pages": rows(
-                    "SELECT url, content_hash, visits, changes FROM page_fingerprints "
-                    "ORDER BY url"
+                    "SELECT url, content_hash, visits, changes FROM page_fingerprints ORDER BY url"
                 ),
             }
     finally:

@@ -73,6 +73,16 @@ class CrawlRun:
     seconds: float
     log: str
 
+    def check_finished(self) -> None:
+        """The crawl ran to its end without a plugin error; else fail with the log's errors."""
+        errors = {k: v for k, v in self.stats.items() if k.startswith("denoise/errors/")}
+        if self.stats.get("finish_reason") != "finished" or errors:
+            problems = [line for line in self.log.splitlines() if "ERROR" in line]
+            raise AssertionError(
+                f"crawl finished with {self.stats.get('finish_reason')!r}, errors {errors}:\n"
+                + "\n".join(problems[:20])
+            )
+
     def html_paths(self) -> set[str]:
         """Paths of the pages the crawl received with status 200."""
         return {url_path(url) for url, status in self.responses if status == 200}

@@ -11,8 +11,11 @@ site learner has seen when a page is extracted changes its text slightly.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from integration_support import (
@@ -27,47 +30,60 @@ from integration_support import (
 
 pytestmark = pytest.mark.slow
 
-#: measured: precision 0.83-0.85 (section, about and privacy pages pass the page filter),
-#: recall 1.000, text F1 0.955 (see the module docstring on margins)
+#: Measured while the core's methods were still changing (so the range, not one number):
+#: precision 0.83-0.86 (section, about and privacy pages pass the page filter), recall
+#: 1.000, text F1 0.868-0.975. The text F1 bound that matters for this integration is the
+#: relative one: the crawl must store text as good as the core extracts on its own from the
+#: same pages (``core_reference``); measured difference -0.01 to +0.02.
 MIN_PRECISION = 0.75
 MIN_RECALL = 0.95
-MIN_TEXT_F1 = 0.90
+MIN_TEXT_F1 = 0.80
+MAX_F1_BELOW_CORE = 0.05
+
+
+@dataclass(frozen=True)
+class DemoSite:
+    start_url: str
+    truth: dict[str, TruthPage]
+    manifest: Any
+    root: Path
 
 
 @pytest.fixture(scope="module")
-def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
     from demosite.generate import generate
 
     root = tmp_path_factory.mktemp("demo_site")
     manifest = generate(root, seed=7)
     truth = {page.path: TruthPage(page.kind, page.text, page.lang) for page in manifest.pages}
     with serve(root) as base_url:
-        yield base_url + "/", truth
+        yield DemoSite(base_url + "/", truth, manifest, root)
 
 
 @pytest.fixture(scope="module")
 def sqlite_crawl(
-    demo_site: Any, tmp_path_factory: pytest.TempPathFactory
+    demo_site: DemoSite, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[CrawlRun, str, Path]:
-    start_url, _ = demo_site
+    start_url = demo_site.start_url
     out = tmp_path_factory.mktemp("crawl")
     db_url = f"sqlite:///{out / 'demo.sqlite3'}"
     return run_crawl(start_url, out, {"DENOISE_DATABASE_URL": db_url}), db_url, out
 
 
 def test_demo_crawl_stores_articles_in_sqlite(
-    demo_site: Any, sqlite_crawl: tuple[CrawlRun, str, Path]
+    demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
-    _, truth = demo_site
+    truth = demo_site.truth
     run, db_url, _ = sqlite_crawl
     stats = run.stats
     articles = read_articles(db_url)
     scores = score(articles, truth, run.html_paths())
+    reference = core_reference(demo_site)
     print(f"\n[{run.seconds:.1f}s] {scores.summary('demo/sqlite')}")
+    print(f"  the core alone on the same pages: text F1 {reference:.3f}")
     print(f"  stored non-articles: {sorted(scores.false_positives)}")
 
-    assert stats["finish_reason"] == "finished"
-    assert not [k for k in stats if k.startswith("denoise/errors/")]
+    run.check_finished()
     # one row per article item, nothing lost between pipeline and database
     assert len(articles) == stats["denoise/items/extracted"] == stats["item_scraped_count"]
     assert stats["denoise/store/inserted"] == len(articles)
@@ -80,14 +96,34 @@ def test_demo_crawl_stores_articles_in_sqlite(
     assert scores.precision >= MIN_PRECISION
     assert scores.recall >= MIN_RECALL
     assert scores.text.f1 is not None and scores.text.f1 >= MIN_TEXT_F1
+    assert scores.text.f1 >= reference - MAX_F1_BELOW_CORE
+
+
+def core_reference(site: DemoSite) -> float:
+    """Text F1 of the core called directly (the crawl's default options, learning in
+    memory) on every page of the site in path order: what the crawl should match."""
+    from scrapy_denoise import Denoiser
+    from scrapy_denoise.evaluation.metrics import Aggregate, page_counts
+    from scrapy_denoise.integration.settings import DenoiseConfig
+
+    base = site.start_url.rstrip("/")
+    scores = Aggregate()
+    with Denoiser(store=None, options=DenoiseConfig().options()) as denoiser:
+        for page in site.manifest.pages:
+            body = (site.root / page.file).read_bytes()
+            article = denoiser.extract(body, base + quote(page.path))
+            if page.kind == "article":
+                scores.add(page_counts(page.text, article.text))
+    assert scores.f1 is not None
+    return scores.f1
 
 
 def test_demo_crawl_stores_languages_and_dates(
-    demo_site: Any, sqlite_crawl: tuple[CrawlRun, str, Path]
+    demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
     from scrapy_denoise.integration.runtime import default_site_key
 
-    _, truth = demo_site
+    truth = demo_site.truth
     _, db_url, _ = sqlite_crawl
     articles = [a for a in read_articles(db_url) if truth.get(_path(a.url), None)]
     true_articles = [a for a in articles if truth[_path(a.url)].kind == "article"]
@@ -110,9 +146,9 @@ def _path(url: str) -> str:
 
 
 def test_recrawl_updates_rows_instead_of_duplicating(
-    demo_site: Any, sqlite_crawl: tuple[CrawlRun, str, Path]
+    demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
-    start_url, _ = demo_site
+    start_url = demo_site.start_url
     _, db_url, out = sqlite_crawl
     before = {a.url for a in read_articles(db_url)}
     second = run_crawl(start_url, out, {"DENOISE_DATABASE_URL": db_url})
@@ -120,7 +156,7 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     stats = second.stats
     counts = {k: stats.get(f"denoise/store/{k}", 0) for k in ("inserted", "updated", "unchanged")}
     print(f"\n  re-crawl: {counts}, rows {len(before)} -> {len(after)}")
-    assert stats["finish_reason"] == "finished"
+    second.check_finished()
     assert sum(counts.values()) == stats["denoise/items/extracted"]
     assert len(after) == len(before) + counts["inserted"]
     # the same site crawled again is (almost) all known URLs
@@ -129,9 +165,9 @@ def test_recrawl_updates_rows_instead_of_duplicating(
 
 
 def test_plugin_reaches_as_many_articles_as_plain_crawl(
-    demo_site: Any, sqlite_crawl: tuple[CrawlRun, str, Path]
+    demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
-    start_url, truth = demo_site
+    start_url, truth = demo_site.start_url, demo_site.truth
     with_plugin, _, out = sqlite_crawl
     plain = run_crawl(start_url, out, {"ADDONS": {}, "DENOISE_DATABASE_URL": ""})
     articles = {p for p, page in truth.items() if page.kind == "article"}
@@ -141,15 +177,16 @@ def test_plugin_reaches_as_many_articles_as_plain_crawl(
         f"\n  article pages reached: plain {len(reached_plain)}, "
         f"with plugin {len(reached_plugin)} of {len(articles)}"
     )
+    plain.check_finished()
     assert not [k for k in plain.stats if k.startswith("denoise/")]
     assert len(reached_plain) == len(articles)
     assert reached_plugin >= reached_plain
 
 
-def test_crawl_under_a_non_asyncio_reactor(demo_site: Any, tmp_path: Path) -> None:
+def test_crawl_under_a_non_asyncio_reactor(demo_site: DemoSite, tmp_path: Path) -> None:
     """The worker-thread results reach the crawl through Twisted, not asyncio, here."""
-    start_url, truth = demo_site
-    db_url = f"sqlite:///{tmp_path / 'epoll.sqlite3'}"
+    start_url, truth = demo_site.start_url, demo_site.truth
+    db_url = f"sqlite:///{tmp_path / 'poll.sqlite3'}"
     run = run_crawl(
         start_url,
         tmp_path,
@@ -162,32 +199,30 @@ def test_crawl_under_a_non_asyncio_reactor(demo_site: Any, tmp_path: Path) -> No
     scores = score(articles, truth, run.html_paths())
     print(f"\n[{run.seconds:.1f}s] {scores.summary('demo/poll reactor')}")
     assert "PollReactor" in run.log
-    assert run.stats["finish_reason"] == "finished"
-    assert not [k for k in run.stats if k.startswith("denoise/errors/")]
+    run.check_finished()
     assert len(articles) == run.stats["denoise/store/inserted"]
     assert scores.recall >= MIN_RECALL
 
 
 @pytest.mark.postgres
 def test_demo_crawl_stores_articles_in_postgres(
-    demo_site: Any, postgres_url: str, tmp_path: Path
+    demo_site: DemoSite, postgres_url: str, tmp_path: Path
 ) -> None:
-    start_url, truth = demo_site
+    start_url, truth = demo_site.start_url, demo_site.truth
     with postgres_database(postgres_url) as db_url:
         run = run_crawl(start_url, tmp_path, {"DENOISE_DATABASE_URL": db_url})
         articles = read_articles(db_url)
     scores = score(articles, truth, run.html_paths())
     print(f"\n[{run.seconds:.1f}s] {scores.summary('demo/postgresql')}")
-    assert run.stats["finish_reason"] == "finished"
-    assert not [k for k in run.stats if k.startswith("denoise/errors/")]
+    run.check_finished()
     assert len(articles) == run.stats["denoise/store/inserted"]
     assert scores.precision >= MIN_PRECISION
     assert scores.recall >= MIN_RECALL
     assert scores.text.f1 is not None and scores.text.f1 >= MIN_TEXT_F1
 
 
-def test_database_down_closes_spider_before_crawling(demo_site: Any, tmp_path: Path) -> None:
-    start_url, _ = demo_site
+def test_database_down_closes_spider_before_crawling(demo_site: DemoSite, tmp_path: Path) -> None:
+    start_url = demo_site.start_url
     run = run_crawl(
         start_url,
         tmp_path,

@@ -38,11 +38,12 @@ class Site:
     min_lcs_f1: float
 
 
-#: Measured (SQLite, default settings): flink-blog precision 0.835 (docs and info pages,
-#: "other" noise in the truth, pass the page filter), recall 1.000, text F1 0.901, LCS F1
-#: 0.901; zjuvai-blog precision 0.998, recall 0.974 (0.991 of the articles whose truth has
-#: at least DENOISE_MIN_TEXT_CHARS characters: image-only posts are dropped on purpose),
-#: text F1 0.954, LCS F1 0.937.
+#: Measured (SQLite, default settings) on two versions of the core during development:
+#: flink-blog precision 0.820-0.837 (docs and info pages, "other" noise in the truth, pass
+#: the page filter), recall 0.996-1.000, text F1 0.901-0.932, LCS F1 0.901-0.929;
+#: zjuvai-blog precision 0.998-1.000, recall 0.974-0.983 (1.000 of the articles whose truth
+#: has at least DENOISE_MIN_TEXT_CHARS characters: image-only posts are dropped on purpose),
+#: text F1 0.954-0.988, LCS F1 0.937-0.985.
 _SITES = [
     Site("flink-blog", "/", 0.75, 0.95, 0.85, 0.85),
     Site("zjuvai-blog", "/blog/", 0.95, 0.95, 0.90, 0.88),
@@ -76,8 +77,7 @@ def test_site_crawl_stores_articles(site: Site, shared_data: Path, tmp_path: Pat
         f"{sorted(scores.false_positives)[:12]}"
     )
 
-    assert run.stats["finish_reason"] == "finished"
-    assert not [k for k in run.stats if k.startswith("denoise/errors/")]
+    run.check_finished()
     assert len(articles) == run.stats["denoise/store/inserted"]
     assert scores.reachable_articles >= 0.95 * scores.all_articles
     assert scores.precision >= site.min_precision

@@ -20,7 +20,15 @@ def key(line: str) -> bytes:
 
 def test_keep_limit_is_int_of_one_plus_rc_over_l() -> None:
     assert [keep_limit(rc, 50) for rc in (0, 1, 49, 50, 51, 99, 100, 149, 150)] == [
-        1, 1, 1, 2, 2, 2, 3, 3, 4,
+        1,
+        1,
+        1,
+        2,
+        2,
+        2,
+        3,
+        3,
+        4,
     ]
 
 

@@ -272,8 +272,10 @@ def test_matching_stays_fast_with_thousands_of_templates() -> None:
             "".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9))) for _ in range(n)
         )
 
-    templates = [Entry(rng.choice(["p", "li", "div", "span"]), words(rng.randint(1, 12)))
-                 for _ in range(5000)]
+    templates = [
+        Entry(rng.choice(["p", "li", "div", "span"]), words(rng.randint(1, 12)))
+        for _ in range(5000)
+    ]
     index = TemplateIndex(PARAMS, templates)
     queries = [(e.tag, e.text[:-1] + "#") for e in rng.sample(templates, 1000)]
     queries += [(rng.choice(["p", "li"]), words(rng.randint(1, 12))) for _ in range(1000)]

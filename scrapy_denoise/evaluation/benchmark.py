@@ -6,6 +6,7 @@ CPU-time ratios against trafilatura hold on any machine even though absolute spe
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,14 +48,10 @@ def extraction_benchmark(
     for method in methods:
         if method != "default" and method not in METHODS:
             continue
-        extractors["scrapy-denoise" if method == "default" else method] = method_extractor(
-            method
-        )
+        extractors["scrapy-denoise" if method == "default" else method] = method_extractor(method)
     if with_peers:
-        try:
+        with contextlib.suppress(MissingPeerError):
             extractors.update(peers())
-        except MissingPeerError:
-            pass
     zips = extraction_zips()
     results: dict[str, dict[str, Result]] = {}
     for name, path in zips.items():
@@ -79,8 +76,11 @@ def _summary(results: dict[str, dict[str, Result]]) -> str:
         for name in by_name:
             if name not in names:
                 names.append(name)
-    lines = ["| extractor | mean F1 (datasets with truth) | datasets won vs trafilatura | "
-             "mean CPU time vs trafilatura |", "|---|---:|---:|---:|"]
+    lines = [
+        "| extractor | mean F1 (datasets with truth) | datasets won vs trafilatura | "
+        "mean CPU time vs trafilatura |",
+        "|---|---:|---:|---:|",
+    ]
     for name in names:
         f1s, wins, ratios = [], 0, []
         for by_name in results.values():

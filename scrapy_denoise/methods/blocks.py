@@ -79,25 +79,61 @@ _TAG_GROUP_OF = {tag: k for k, (_, tags) in enumerate(_TAG_GROUPS) for tag in ta
 #: "comments", "navbar", "sidebar-widget"; short words like "ad" only match whole tokens so
 #: that "header" or "shadow" do not count as ads.
 _CLASS_WORDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
-    ("nav", frozenset({"nav", "menu", "tabs", "pager"}),
-     ("nav", "menu", "breadcrumb", "pagination", "toolbar", "skip")),
+    (
+        "nav",
+        frozenset({"nav", "menu", "tabs", "pager"}),
+        ("nav", "menu", "breadcrumb", "pagination", "toolbar", "skip"),
+    ),
     ("footer", frozenset({"foot", "bottom", "legal"}), ("footer", "copyright", "colophon")),
     ("header", frozenset({"top", "head", "logo", "brand"}), ("header", "masthead", "topbar")),
     ("side", frozenset({"side", "rail", "aside"}), ("sidebar", "widget", "sidebox")),
     ("comment", frozenset({"reply", "respond"}), ("comment", "disqus", "discuss", "replies")),
-    ("related", frozenset({"more", "popular", "trending", "also", "next", "prev"}),
-     ("related", "recommend", "teaser", "readmore", "most")),
-    ("social", frozenset({"share", "social", "follow", "facebook", "twitter"}),
-     ("share", "sharing", "social", "tweet")),
-    ("ad", frozenset({"ad", "ads", "adv", "dfp", "gpt"}),
-     ("advert", "sponsor", "promo", "banner", "taboola", "outbrain", "adsense", "adslot")),
-    ("form", frozenset({"search", "login", "signup", "modal", "popup"}),
-     ("subscribe", "newsletter", "cookie", "consent", "signin", "register")),
-    ("meta", frozenset({"tag", "tags", "date", "time", "author", "byline", "meta", "caption"}),
-     ("categor", "byline", "author", "timestamp", "credit")),
-    ("content", frozenset({"article", "content", "story", "post", "entry", "body", "text",
-                           "main", "prose", "hentry", "markdown", "blog", "news"}),
-     ("article", "content", "story", "entry", "richtext", "bodytext", "articlebody")),
+    (
+        "related",
+        frozenset({"more", "popular", "trending", "also", "next", "prev"}),
+        ("related", "recommend", "teaser", "readmore", "most"),
+    ),
+    (
+        "social",
+        frozenset({"share", "social", "follow", "facebook", "twitter"}),
+        ("share", "sharing", "social", "tweet"),
+    ),
+    (
+        "ad",
+        frozenset({"ad", "ads", "adv", "dfp", "gpt"}),
+        ("advert", "sponsor", "promo", "banner", "taboola", "outbrain", "adsense", "adslot"),
+    ),
+    (
+        "form",
+        frozenset({"search", "login", "signup", "modal", "popup"}),
+        ("subscribe", "newsletter", "cookie", "consent", "signin", "register"),
+    ),
+    (
+        "meta",
+        frozenset({"tag", "tags", "date", "time", "author", "byline", "meta", "caption"}),
+        ("categor", "byline", "author", "timestamp", "credit"),
+    ),
+    (
+        "content",
+        frozenset(
+            {
+                "article",
+                "content",
+                "story",
+                "post",
+                "entry",
+                "body",
+                "text",
+                "main",
+                "prose",
+                "hentry",
+                "markdown",
+                "blog",
+                "news",
+            }
+        ),
+        ("article", "content", "story", "entry", "richtext", "bodytext", "articlebody"),
+    ),
 )
 _N_CLASS = len(_CLASS_WORDS)
 _CLASS_SPLIT = re.compile(r"[^a-z0-9]+")
@@ -202,8 +238,9 @@ class Blocks:
         out: list[str] = []
         buf: list[str] = []
         current = -1
-        for owner, text, line in zip(self.piece_owner, self.piece_text, self.piece_line,
-                                     strict=True):
+        for owner, text, line in zip(
+            self.piece_owner, self.piece_text, self.piece_line, strict=True
+        ):
             if unit_of[owner] not in keep:
                 continue
             if line != current:
@@ -303,8 +340,14 @@ def _ratio(a: float, b: float) -> float:
 
 
 def paper_features(
-    inner_len: int, inner_link_len: int, inner_links: int, inner_images: int,
-    outer_len: int, outer_link_len: int, outer_links: int, outer_images: int,
+    inner_len: int,
+    inner_link_len: int,
+    inner_links: int,
+    inner_images: int,
+    outer_len: int,
+    outer_link_len: int,
+    outer_links: int,
+    outer_images: int,
 ) -> tuple[float, float, float, float, float]:
     """R1–R5 of the paper (§5.2), each denominator plus one."""
     return (

@@ -54,9 +54,7 @@ def normalise_line(line: str) -> str:
 
 def line_hash(normalised: str) -> bytes:
     """The 16-byte MD5 the paper keys its table with."""
-    return hashlib.md5(
-        normalised.encode("utf-8", "surrogatepass"), usedforsecurity=False
-    ).digest()
+    return hashlib.md5(normalised.encode("utf-8", "surrogatepass"), usedforsecurity=False).digest()
 
 
 def keep_limit(pages_processed: int, per_pages: int) -> int:
@@ -72,8 +70,14 @@ def prunable(count: int, pages_processed: int, divisor: int) -> bool:
 class SiteLines:
     """One site's RC and line counts in memory, plus the increments not yet saved."""
 
-    __slots__ = ("counts", "params", "pages_processed", "pending_counts", "pending_pages",
-                 "pending_texts")
+    __slots__ = (
+        "counts",
+        "pages_processed",
+        "params",
+        "pending_counts",
+        "pending_pages",
+        "pending_texts",
+    )
 
     def __init__(
         self,

@@ -54,13 +54,55 @@ __all__ = [
 #: Phrasing elements: a unit may contain these and still be one unit. Anything else
 #: (including unknown custom elements) starts a new block.
 INLINE_TAGS = frozenset(
-    "a abbr acronym b bdi bdo big br button cite code data del dfn em font i img input ins "
-    "kbd label mark nobr q rp rt ruby s samp select small span strike strong sub sup "
-    "textarea time tt u var wbr".split()
+    [
+        "a",
+        "abbr",
+        "acronym",
+        "b",
+        "bdi",
+        "bdo",
+        "big",
+        "br",
+        "button",
+        "cite",
+        "code",
+        "data",
+        "del",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "img",
+        "input",
+        "ins",
+        "kbd",
+        "label",
+        "mark",
+        "nobr",
+        "q",
+        "rp",
+        "rt",
+        "ruby",
+        "s",
+        "samp",
+        "select",
+        "small",
+        "span",
+        "strike",
+        "strong",
+        "sub",
+        "sup",
+        "textarea",
+        "time",
+        "tt",
+        "u",
+        "var",
+        "wbr",
+    ]
 )
 
 #: Never reader-visible; neither units nor part of a unit's text.
-SKIPPED_TAGS = frozenset("head script style noscript template".split())
+SKIPPED_TAGS = frozenset(["head", "script", "style", "noscript", "template"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,9 +289,7 @@ class SiteTemplates:
             return 0
         removed = 0
         for unit in page_units(root, self.params):
-            if self.library.find(unit.tag, unit.text) is not None and remove_element(
-                unit.element
-            ):
+            if self.library.find(unit.tag, unit.text) is not None and remove_element(unit.element):
                 removed += 1
         return removed
 

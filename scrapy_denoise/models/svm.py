@@ -88,9 +88,7 @@ class SvmModel:
     def transform(self, x: npt.ArrayLike) -> FloatArray:
         arr = np.atleast_2d(np.asarray(x, dtype=np.float64))
         if arr.shape[1] != len(self.feature_names):
-            raise ValueError(
-                f"expected {len(self.feature_names)} features, got {arr.shape[1]}"
-            )
+            raise ValueError(f"expected {len(self.feature_names)} features, got {arr.shape[1]}")
         return arr * self.scale + self.offset
 
     def _kernel(self, x: FloatArray) -> FloatArray:

@@ -114,8 +114,9 @@ class PageExamples:
     texts: list[str]
 
 
-def page_examples(html: bytes | str, truth: str, *, page_id: str = "",
-                  dataset: str = "") -> PageExamples:
+def page_examples(
+    html: bytes | str, truth: str, *, page_id: str = "", dataset: str = ""
+) -> PageExamples:
     """Features and label evidence of every text block of one page."""
     text = decode(html).text if isinstance(html, bytes) else html
     blocks = compute_blocks(load_document(text))
@@ -155,8 +156,9 @@ def collect(
         for page in iter_pages(path, split="dev"):
             if not (page.text or "").strip():
                 continue
-            out.append(page_examples(page.html, page.text or "", page_id=page.id,
-                                     dataset=page.dataset))
+            out.append(
+                page_examples(page.html, page.text or "", page_id=page.id, dataset=page.dataset)
+            )
             count += 1
         progress(f"{name}: {count} dev pages ({time.process_time() - start:.0f} s CPU)")
     return out
@@ -234,8 +236,14 @@ def fit_model(
         f"grid search ({folds}-fold, {len(search_rows)} examples): best {best}, "
         f"CV accuracy {search.best_score_:.4f} ({time.process_time() - start:.0f} s CPU)"
     )
-    report.update(cv_accuracy=float(search.best_score_), C=best["C"], gamma=best["gamma"],
-                  grid=grid, cv_examples=len(search_rows), folds=folds)
+    report.update(
+        cv_accuracy=float(search.best_score_),
+        C=best["C"],
+        gamma=best["gamma"],
+        grid=grid,
+        cv_examples=len(search_rows),
+        folds=folds,
+    )
     svc = SVC(kernel="rbf", C=best["C"], gamma=best["gamma"], cache_size=500)
     svc.fit(z, y)
     report["support_vectors"] = len(svc.support_)
@@ -268,12 +276,14 @@ def train_blocks(
     metadata: dict[str, Any] = {
         "method": "block_svm",
         "paper": "template-and-block-svm-denoising.txt §5-6",
-        "trained_on": [f"{name} (dev split of evaluation.datasets.holdout)"
-                       for name in TRAIN_DATASETS],
-        "never_trained_on": [*EXCLUDED_DATASETS,
-                             "the holdout split of every dataset"],
-        "label_rule": (f"own-text 4-shingle match with the truth >= {POSITIVE_MATCH}: main; "
-                       f"<= {NEGATIVE_MATCH}: noise; between: not used"),
+        "trained_on": [
+            f"{name} (dev split of evaluation.datasets.holdout)" for name in TRAIN_DATASETS
+        ],
+        "never_trained_on": [*EXCLUDED_DATASETS, "the holdout split of every dataset"],
+        "label_rule": (
+            f"own-text 4-shingle match with the truth >= {POSITIVE_MATCH}: main; "
+            f"<= {NEGATIVE_MATCH}: noise; between: not used"
+        ),
         "seed": seed,
         "pages": len(pages),
     }
@@ -283,7 +293,11 @@ def train_blocks(
     )  # fmt: skip
     out = Path(out_path)
     model.save(out)
-    report.update(pages=len(pages), path=str(out), bytes=out.stat().st_size,
-                  cpu_seconds=round(time.process_time() - start, 1))
+    report.update(
+        pages=len(pages),
+        path=str(out),
+        bytes=out.stat().st_size,
+        cpu_seconds=round(time.process_time() - start, 1),
+    )
     progress(f"saved {out} ({report['bytes']} bytes)")
     return report

@@ -4,5 +4,11 @@ from .features import FEATURE_NAMES, PageFeatures, page_features
 from .rules import PageRules, apply_rules
 from .verdict import PageVerdict
 
-__all__ = ["FEATURE_NAMES", "PageFeatures", "PageRules", "PageVerdict", "apply_rules",
-           "page_features"]
+__all__ = [
+    "FEATURE_NAMES",
+    "PageFeatures",
+    "PageRules",
+    "PageVerdict",
+    "apply_rules",
+    "page_features",
+]

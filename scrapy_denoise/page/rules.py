@@ -53,7 +53,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: Query keys of search, tag and list-paging URLs (``?s=``, ``?q=``, ``?paged=``). ``page``
 #: is not among them: news sites page long *articles* with ``?page=2`` too.
 DEFAULT_QUERY_KEYS: tuple[str, ...] = (
-    "s", "q", "query", "search", "keyword", "keywords", "tag", "paged",
+    "s",
+    "q",
+    "query",
+    "search",
+    "keyword",
+    "keywords",
+    "tag",
+    "paged",
 )
 
 _INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)

@@ -21,7 +21,7 @@ from .records import (
     TemplateText,
     UpsertCounts,
 )
-from .store import Store, content_hash, text_hash
+from .store import Store, content_hash, fit_hash, text_hash
 
 __all__ = [
     "ArticleRecord",
@@ -38,6 +38,7 @@ __all__ = [
     "TemplateText",
     "UpsertCounts",
     "content_hash",
+    "fit_hash",
     "redact_url",
     "text_hash",
 ]

@@ -118,9 +118,7 @@ def ensure_schema(conn: Connection, *, where: str, create: bool) -> None:
                 f"database {where} is at store schema revision {current!r}, older than "
                 f"{head!r}; open it with create=True to upgrade it"
             )
-        logger.warning(
-            "upgrading store schema at %s from revision %s to %s", where, current, head
-        )
+        logger.warning("upgrading store schema at %s from revision %s to %s", where, current, head)
     cfg.attributes["connection"] = conn
     command.upgrade(cfg, "head")
 

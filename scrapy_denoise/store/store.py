@@ -54,7 +54,7 @@ from .records import (
 )
 from .schema import Base, utcnow
 
-__all__ = ["LINE_TEXT_CHARS", "Store", "content_hash", "text_hash"]
+__all__ = ["LINE_TEXT_CHARS", "Store", "content_hash", "fit_hash", "text_hash"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +64,10 @@ T = TypeVar("T")
 LINE_TEXT_CHARS = 500
 
 _SQLITE_BUSY_MS = 30_000
+# Column sizes (see schema.py) that values from pages could exceed.
+_TAG_CHARS = 64
+_HASH_CHARS = 64
+_LANG_CHARS = 16
 _ATTEMPTS = 6
 # PostgreSQL deadlock_detected and serialization_failure: the transaction was rolled back
 # whole, so running it again cannot double-count.
@@ -87,6 +91,13 @@ def text_hash(*parts: str) -> bytes:
 def content_hash(title: str | None, text: str) -> str:
     """Default article content hash: what a reader would see change."""
     return text_hash(title or "", text).hex()
+
+
+def fit_hash(value: str) -> str:
+    """A content hash that fits the 64-character columns: longer values are hashed."""
+    if len(value) <= _HASH_CHARS:
+        return value
+    return hashlib.md5(value.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
 
 
 class Store:
@@ -234,9 +245,7 @@ class Store:
 
     def site_summaries(self, *, top_lines: int = 10) -> list[SiteSummary]:
         """Every site, most processed first."""
-        return self._run(
-            lambda conn: _summaries(conn, None, top_lines), write=False, what="report"
-        )
+        return self._run(lambda conn: _summaries(conn, None, top_lines), write=False, what="report")
 
     # -- transactions ---------------------------------------------------------------
 
@@ -252,7 +261,10 @@ class Store:
                     continue
                 detail = scrub(f"{type(exc.orig).__name__}: {exc.orig}", self._url).strip()
                 verb = "cannot open store" if what == "open" else f"store {what} failed"
-                raise StoreError(f"{verb} at {self.url}: {detail}") from None
+                # A driver's connection error may echo connection details: keep it out of
+                # the chain; later errors keep their cause (SQL, never the URL) for debugging.
+                cause = None if what == "open" else exc
+                raise StoreError(f"{verb} at {self.url}: {detail}") from cause
         raise AssertionError("unreachable")
 
     @contextmanager
@@ -275,9 +287,7 @@ def _create_engine(url: URL) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
     if memory:
-        engine = create_engine(
-            url, poolclass=StaticPool, connect_args={"check_same_thread": False}
-        )
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     else:
         engine = create_engine(
             url, connect_args={"timeout": _SQLITE_BUSY_MS / 1000, "check_same_thread": False}
@@ -446,20 +456,39 @@ def _add_lines(conn: Connection, site_id: int, delta: SiteDelta) -> None:
 
 
 def _cap(text: str | None) -> str | None:
-    return None if text is None else text[:LINE_TEXT_CHARS]
+    return None if text is None else _clean(text[:LINE_TEXT_CHARS])
+
+
+def _clean(text: str) -> str:
+    """Text PostgreSQL accepts: no NUL, no lone surrogates (from undecodable bytes).
+
+    Without this one odd page would make every later flush fail the same way.
+    """
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def _opt(text: str | None, limit: int | None = None) -> str | None:
+    return None if text is None else _clean(text[:limit] if limit else text)
 
 
 def _add_templates(conn: Connection, site_id: int, templates: Sequence[TemplateText]) -> None:
     merged: dict[bytes, dict[str, Any]] = {}
     now = utcnow()
     for t in templates:
-        key = text_hash(t.tag, t.text)
+        tag, text_ = t.tag[:_TAG_CHARS], _clean(t.text)
+        key = text_hash(tag, text_)
         row = merged.get(key)
         if row is None:
             merged[key] = {
                 "site_id": site_id,
-                "tag": t.tag,
-                "text": t.text,
+                "tag": tag,
+                "text": text_,
                 "key_hash": key,
                 "frequency": t.frequency,
                 "learned_at": now,
@@ -480,8 +509,9 @@ def _replace_batch(conn: Connection, site_id: int, owner: str, batch: BatchState
     conn.execute(delete(_ENTRIES).where(_ENTRIES.c.site_id == site_id, _ENTRIES.c.owner == owner))
     ins = _insert(conn, _BATCHES)
     conn.execute(
-        ins.values(site_id=site_id, owner=owner, pages=batch.pages, updated_at=utcnow())
-        .on_conflict_do_update(
+        ins.values(
+            site_id=site_id, owner=owner, pages=batch.pages, updated_at=utcnow()
+        ).on_conflict_do_update(
             index_elements=[_BATCHES.c.site_id, _BATCHES.c.owner],
             set_={"pages": ins.excluded.pages, "updated_at": ins.excluded.updated_at},
         )
@@ -491,9 +521,9 @@ def _replace_batch(conn: Connection, site_id: int, owner: str, batch: BatchState
             "site_id": site_id,
             "owner": owner,
             "position": i,
-            "tag": e.tag,
-            "text": e.text,
-            "key_hash": text_hash(e.tag, e.text),
+            "tag": e.tag[:_TAG_CHARS],
+            "text": _clean(e.text),
+            "key_hash": text_hash(e.tag[:_TAG_CHARS], _clean(e.text)),
             "frequency": e.frequency,
         }
         for i, e in enumerate(batch.entries)
@@ -530,13 +560,13 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
         },
     )
     for round_ in _rounds(visits, lambda v: v.url):
-        rows = sorted(
+        rows: list[dict[str, Any]] = sorted(
             (
                 {
-                    "url": v.url,
+                    "url": _clean(v.url),
                     "url_hash": text_hash(v.url),
                     "site_id": site_ids[v.site],
-                    "content_hash": v.content_hash,
+                    "content_hash": fit_hash(v.content_hash),
                     "visits": 1,
                     "changes": 0,
                     "first_seen": v.seen_at or now,
@@ -629,17 +659,17 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
 
 def _article_row(a: ArticleRecord, site_id: int, now: Any) -> dict[str, Any]:
     return {
-        "url": a.url,
+        "url": _clean(a.url),
         "url_hash": text_hash(a.url),
         "site_id": site_id,
-        "title": a.title,
-        "text": a.text,
+        "title": _opt(a.title),
+        "text": _clean(a.text),
         "published": a.published,
-        "author": a.author,
-        "lang": a.lang,
+        "author": _opt(a.author),
+        "lang": _opt(a.lang, _LANG_CHARS),
         "fetched_at": a.fetched_at or now,
         "updated_at": now,
-        "content_hash": a.content_hash or content_hash(a.title, a.text),
+        "content_hash": fit_hash(a.content_hash or content_hash(a.title, a.text)),
     }
 
 

@@ -1,0 +1,365 @@
+"""Page filter: the 18 features, each threshold rule, the shipped page SVM and its file."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from scrapy_denoise.document import load_document
+from scrapy_denoise.models.svm import SvmModel
+from scrapy_denoise.models.train_pages import PAGE_TYPE_LABELS, LabelledPage, _fit
+from scrapy_denoise.page.classifier import PageClassifier
+from scrapy_denoise.page.features import FEATURE_NAMES, PageFeatures, page_features
+from scrapy_denoise.page.model import (
+    DEFAULT_MODEL_PATH,
+    PageSvm,
+    default_page_classifier,
+    shipped_page_model,
+)
+from scrapy_denoise.page.rules import PageHistory, PageRules, apply_rules
+
+_FORM_PAGE = """<html><head><title>t</title><script>var x = "a.b,c";</script></head><body>
+<div class="nav"><a href="/">Home</a> <a href="/news/">News</a></div>
+<h2><a href="/a">First story</a></h2><h2>Plain heading</h2>
+<h3><span><a href="/b">Nested</a></span></h3>
+<p>Hello, world. This is text!</p><img src="x.png">
+<form><input type="radio" name="r" value="1"><input type="RADIO" name="r" value="2">
+<input type="text"><textarea></textarea><select><option>a</option><option>b</option></select>
+</form></body></html>"""
+
+_ARTICLE_URL = "https://news.example.com/2024/05/17/city-council-approves-new-budget-plan/"
+_PARAGRAPH = (
+    "The city council approved the budget on Tuesday, after a debate that lasted most of the "
+    "evening. Members argued about transport, schools and housing; in the end, the vote was "
+    "seven to two. The mayor said the plan would take effect in July. "
+)
+
+
+def _article_html(paragraphs: int = 12) -> str:
+    nav = "".join(f'<li><a href="/section/{i}/">Section {i}</a></li>' for i in range(12))
+    body = "".join(f"<p>{_PARAGRAPH}</p>" for _ in range(paragraphs))
+    return (
+        "<html><head><title>Council approves budget</title></head><body>"
+        f"<header><ul>{nav}</ul></header><article><h1>Council approves new budget</h1>"
+        f'{body}<img src="/photo.jpg"></article>'
+        '<footer><a href="/about/">About</a> <a href="/contact/">Contact</a></footer>'
+        "</body></html>"
+    )
+
+
+def _list_html(items: int = 40) -> str:
+    nav = "".join(f'<li><a href="/section/{i}/">Section {i}</a></li>' for i in range(12))
+    teasers = "".join(
+        f'<div class="post"><h2><a href="/2024/05/{i % 28 + 1:02d}/story-number-{i}/">'
+        f"Story number {i} about the city</a></h2><p>Short teaser {i}.</p>"
+        f'<a href="/2024/05/{i % 28 + 1:02d}/story-number-{i}/">Read more</a></div>'
+        for i in range(items)
+    )
+    return (
+        f"<html><head><title>News</title></head><body><header><ul>{nav}</ul></header>"
+        f'{teasers}<nav><a href="/news/list-2/">Next</a></nav></body></html>'
+    )
+
+
+def _features(html: str, url: str = _ARTICLE_URL) -> PageFeatures:
+    return page_features(load_document(html, url))
+
+
+# -- features ---------------------------------------------------------------------------
+
+
+def test_features_of_a_hand_written_page() -> None:
+    f = _features(_FORM_PAGE, "http://example.com/news/2024/story.html")
+    # "Plain heading" + "Hello, world. This is text!" + the two options: 12 + 23 + 2
+    assert f.text_len == 37
+    assert f.link_text_len == len("HomeNewsFirststoryNested")
+    assert f.links == 4
+    assert f.punctuation == 3  # , . ! outside links; the script's are gone
+    assert f.images == 1
+    assert f.text_ratio == pytest.approx(37 / (37 + 24))
+    # a heading counts when it holds a link anywhere inside it
+    assert (f.linked_h1, f.linked_h2, f.linked_h3, f.linked_h4) == (0, 1, 1, 0)
+    assert (f.inputs, f.textareas, f.selects, f.options) == (3, 1, 1, 2)
+    assert f.radios == 2  # type="RADIO" too
+    assert f.url_len == len("http://example.com/news/2024/story.html")
+    assert f.url_depth == 3
+    # feature 1 is markup length: more than the visible text, without the script
+    assert f.raw_text_len > f.text_len + f.link_text_len
+    assert f.raw_text_len < len(_FORM_PAGE)
+
+
+def test_feature_vector_follows_the_names() -> None:
+    f = _features(_FORM_PAGE)
+    assert len(f.vector()) == len(FEATURE_NAMES) == 18
+    assert f.vector()[FEATURE_NAMES.index("radios")] == 2.0
+
+
+def test_features_of_an_empty_page() -> None:
+    f = _features("", "")
+    assert f.text_len == 0 and f.text_ratio == 0.0
+    assert f.raw_text_len <= len("<body></body>")  # the bare element
+
+
+# -- rules ------------------------------------------------------------------------------
+
+
+def _reason(html: str, url: str, history: PageHistory | None = None) -> str | None:
+    verdict = apply_rules(_features(html, url), url, PageRules(), history)
+    return verdict.reason if verdict else None
+
+
+def test_no_rule_fires_on_a_plain_article() -> None:
+    assert _reason(_article_html(), _ARTICLE_URL) is None
+    assert _reason(_article_html(), _ARTICLE_URL, PageHistory(visits=5, changes=0)) is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tags/",
+        "/tags/python/",
+        "/blog/tag/python/page/3/",
+        "/categories/news/",
+        "/category/world/index.html",
+        "/author/jane-doe/",
+        "/archives/",
+        "/blog/archives/2015/11/",
+        "/page/2/",
+        "/news/index_2.html",
+        "/sitemap.xml",
+        "/search",
+        "/search/budget/",
+        "/?s=budget",
+        "/index.php?paged=2",
+        "/portal/sendto_form",
+        "/login",
+        "/feed/",
+        "/tags/%E6%96%B0%E9%97%BB/",  # percent-encoded non-ASCII term
+    ],
+)
+def test_url_pattern_fires_on_list_urls(path: str) -> None:
+    assert _reason(_article_html(), "https://news.example.com" + path) == "url_pattern"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/blog/search-tips-for-2025/",  # keyword inside a slug
+        "/posts/search-utf8",
+        "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
+        "/archives/12345",  # WordPress post id permalink
+        "/education/archive/2014/04/plato-to-plumbers/361373/",
+        "/leadership/why-tutoring-works/2025/11",
+        "/blog/product-feed-specs",
+        "/story.php?page=2",  # page 2 of an article
+    ],
+)
+def test_url_pattern_spares_article_urls(path: str) -> None:
+    assert _reason(_article_html(), "https://news.example.com" + path) is None
+
+
+def test_shallow_url_fires_on_the_site_root_only() -> None:
+    assert _reason(_article_html(), "https://news.example.com/") == "shallow_url"
+    assert _reason(_article_html(), "https://news.example.com") == "shallow_url"
+    assert _reason(_article_html(), "https://news.example.com/about-us") is None
+
+
+def test_little_text_fires_on_an_empty_shell() -> None:
+    html = '<html><body><a href="/">Home</a><p>Loading…</p></body></html>'
+    assert _reason(html, _ARTICLE_URL) == "little_text"
+
+
+def test_many_links_fires_on_a_link_directory() -> None:
+    links = "".join(f'<a href="/p/{i}">{i}</a> ' for i in range(2100))
+    html = f"<html><body><p>{_PARAGRAPH * 200}</p>{links}</body></html>"
+    assert _reason(html, _ARTICLE_URL) == "many_links"
+
+
+def test_link_text_ratio_fires_on_a_link_list() -> None:
+    html = _list_html(items=40).replace("Short teaser", "")
+    assert _reason(html, _ARTICLE_URL) == "link_text_ratio"
+
+
+def test_changing_content_needs_history() -> None:
+    changing = PageHistory(visits=4, changes=4)
+    assert _reason(_article_html(), _ARTICLE_URL, changing) == "changing_content"
+    assert _reason(_article_html(), _ARTICLE_URL, PageHistory(visits=4, changes=1)) is None
+
+
+def test_rules_can_be_switched_off() -> None:
+    off = PageRules(
+        min_text_chars=None,
+        shallow_url_depth=None,
+        url_patterns=(),
+        query_keys=(),
+        max_links=None,
+        max_link_text_ratio=None,
+        changing_min_visits=None,
+    )
+    assert off.compiled_patterns() is None
+    html = '<html><body><a href="/">Home</a></body></html>'
+    url = "https://news.example.com/tags/"
+    assert apply_rules(_features(html, url), url, off, PageHistory(9, 9)) is None
+
+
+# -- shipped model ----------------------------------------------------------------------
+
+
+def test_shipped_model_loads_once_and_is_small() -> None:
+    assert DEFAULT_MODEL_PATH.stat().st_size < 500_000
+    model = shipped_page_model()
+    assert model is shipped_page_model()
+    assert model.classes == ["article", "noise"]
+    assert model.feature_names == list(FEATURE_NAMES)
+    assert model.kernel == "poly"
+    assert "missing_url" in model.metadata and model.metadata["log_features"]
+
+
+def test_shipped_model_separates_an_obvious_list_from_an_article() -> None:
+    svm = PageSvm()
+    list_url = "https://news.example.com/news/"
+    noise = svm.noise_probability(_features(_list_html(), list_url))
+    article = svm.noise_probability(_features(_article_html(), _ARTICLE_URL))
+    assert noise >= 0.5 > article
+
+
+def test_default_classifier_uses_the_model() -> None:
+    classifier = default_page_classifier()
+    article = classifier.classify(load_document(_article_html(), _ARTICLE_URL))
+    assert not article.is_noise and article.reason == "model"
+    listing = classifier.classify(load_document(_list_html(), "https://news.example.com/news/"))
+    assert listing.is_noise and listing.reason in ("model", "link_text_ratio")
+    # the rules still come first
+    tags = classifier.classify(load_document(_article_html(), "https://news.example.com/tags/"))
+    assert tags.reason == "url_pattern"
+
+
+def test_a_page_without_url_is_scored_as_a_typical_url() -> None:
+    svm = PageSvm()
+    meta = svm.model.metadata["missing_url"]
+    row = np.asarray(_features(_article_html(), "").vector())
+    li, di = FEATURE_NAMES.index("url_len"), FEATURE_NAMES.index("url_depth")
+    assert row[li] == 0
+    typical = row.copy()
+    typical[li], typical[di] = meta["url_len"], meta["url_depth"]
+    np.testing.assert_allclose(svm.noise_probabilities([row]), svm.noise_probabilities([typical]))
+
+
+def test_out_of_range_values_are_clipped() -> None:
+    svm = PageSvm()
+    f = _features(_article_html(), _ARTICLE_URL)
+    huge = replace(f, links=10**9, link_text_len=10**9, images=10**7)
+    bigger = replace(huge, links=10**12)
+    assert np.isfinite(svm.decisions([huge.vector()])).all()
+    assert svm.noise_probability(huge) == svm.noise_probability(bigger)
+
+
+# -- model file and training ------------------------------------------------------------
+
+
+def _synthetic(n: int = 120, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    x = rng.gamma(2.0, 50.0, size=(n, len(FEATURE_NAMES)))
+    text, links = FEATURE_NAMES.index("text_len"), FEATURE_NAMES.index("links")
+    x[:, text] *= np.where(y == 1, 0.2, 5.0)
+    x[:, links] *= np.where(y == 1, 4.0, 0.5)
+    x[:, FEATURE_NAMES.index("text_ratio")] = rng.uniform(0, 1, n)
+    x[:, FEATURE_NAMES.index("url_len")] += 20
+    return x, y
+
+
+def test_numpy_decision_agrees_with_sklearn_through_page_svm(tmp_path: Path) -> None:
+    x, y = _synthetic()
+    logged = [n for n in FEATURE_NAMES if n != "text_ratio"]
+    mask = np.asarray([n in logged for n in FEATURE_NAMES])
+    xl = x.copy()
+    xl[:, mask] = np.log1p(xl[:, mask])
+    lo, hi = xl.min(0), xl.max(0)
+    scale = 2.0 / (hi - lo)
+    offset = -1.0 - lo * scale
+    svc = SVC(kernel="poly", degree=3, gamma=0.3, coef0=1.0, C=2.0).fit(xl * scale + offset, y)
+    model = SvmModel.from_sklearn(
+        svc,
+        feature_names=list(FEATURE_NAMES),
+        scale=scale,
+        offset=offset,
+        classes=["article", "noise"],
+        metadata={"log_features": logged, "missing_url": {"url_len": 40.0, "url_depth": 2.0}},
+    )
+    model.save(tmp_path / "m.json")
+    svm = PageSvm(tmp_path / "m.json")
+    # rows inside the training range (clipping, tested above, leaves them alone)
+    probe = np.vstack([x, (x[:-1] + x[1:]) / 2])
+    pl = probe.copy()
+    pl[:, mask] = np.log1p(pl[:, mask])
+    expected = svc.decision_function(pl * scale + offset)
+    np.testing.assert_allclose(svm.decisions(probe), expected, atol=1e-6)
+
+
+def test_page_svm_rejects_a_model_of_other_features() -> None:
+    x, y = _synthetic()
+    svc = SVC(kernel="linear").fit(x[:, :3], y)
+    model = SvmModel.from_sklearn(svc, feature_names=["a", "b", "c"])
+    with pytest.raises(ValueError):
+        PageSvm(model)
+
+
+def test_training_puts_the_operating_point_at_probability_one_half() -> None:
+    x, y = _synthetic(n=90)
+    pages = [
+        LabelledPage(
+            "synthetic",
+            str(i),
+            f"g{i % 15}",
+            "listing" if label else "article",
+            "http://127.0.0.1/x",
+            False,
+            tuple(float(v) for v in row),
+        )
+        for i, (row, label) in enumerate(zip(x, y, strict=True))
+    ]
+    fit = _fit(pages, seed=0, kernel="poly", progress=lambda _m: None)
+    model = fit.model
+    margin = model.metadata["operating_margin"]
+    assert margin >= 0.0
+    assert model.prob_a is not None and model.prob_a < 0  # larger margin, more noise
+    svm = PageSvm(model)
+    d = svm.decisions(x)
+    p = svm.noise_probabilities(x)
+    np.testing.assert_array_equal(p >= 0.5, d >= margin)
+    assert (p[y == 1] >= 0.5).mean() > 0.8
+    roundtrip = SvmModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    np.testing.assert_allclose(PageSvm(roundtrip).noise_probabilities(x), p, atol=1e-6)
+
+
+def test_classifier_without_model_only_applies_rules() -> None:
+    verdict = PageClassifier(PageRules()).classify(load_document(_article_html(), _ARTICLE_URL))
+    assert verdict.reason == "article" and not verdict.is_noise
+
+
+# -- data: every page type has a label decision ------------------------------------------
+
+
+@pytest.mark.data
+def test_every_page_type_in_the_data_has_a_label_decision(shared_data: Path) -> None:
+    types: set[str] = set()
+    for name in ("flink-blog", "zjuvai-blog"):
+        with (
+            zipfile.ZipFile(shared_data / "sites" / f"{name}.zip") as z,
+            z.open("pages.jsonl") as f,
+        ):
+            types |= {json.loads(line)["noise_type"] or "article" for line in f}
+    for name in ("wcxb", "gne-tests"):
+        with (
+            zipfile.ZipFile(shared_data / "extraction" / f"{name}.zip") as z,
+            z.open("index.jsonl") as f,
+        ):
+            types |= {json.loads(line).get("page_type") or "article" for line in f}
+    assert types <= set(PAGE_TYPE_LABELS)
