@@ -22,7 +22,7 @@ DENOISE_DATABASE_URL = f"sqlite:///{Path(__file__).resolve().parent.parent / 'ne
 ROBOTSTXT_OBEY = True
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
 AUTOTHROTTLE_ENABLED = True
-USER_AGENT = "scrapy-denoise example (+https://github.com/scrapy-denoise)"
+USER_AGENT = "scrapy-denoise example project"
 
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
