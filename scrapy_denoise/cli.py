@@ -151,6 +151,52 @@ def _cmd_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from urllib.request import urlopen
+
+    from . import Denoiser
+    from .report.page_report import build_page_report, write_page_report
+    from .store import Store
+
+    source: str = args.source
+    if source.startswith(("http://", "https://")):
+        with urlopen(source, timeout=30) as resp:
+            body = resp.read()
+            headers: dict[str, str] | None = dict(resp.headers.items())
+        url = args.url or source
+    else:
+        body = Path(source).read_bytes()
+        headers = None
+        url = args.url or Path(source).resolve().as_uri()
+    # A report only reads the store: an existing database, never created or learned into.
+    store = Store.open(args.store, create=False) if args.store else None
+    try:
+        with Denoiser(method=args.method, store=store or False) as denoiser:
+            report = build_page_report(body, url, headers, denoiser=denoiser)
+    finally:
+        if store is not None:
+            store.close()
+    out = write_page_report(report, args.out)
+    counts = ", ".join(f"{fate} {n}" for fate, n in report.counts().items())
+    print(f"{out}: {len(report.blocks)} blocks ({counts}); verdict {report.verdict.reason}")
+    return 0
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
+    from .report.summary import collect_summary, format_summary, write_summary
+    from .store import Store
+
+    store = Store.open(args.store, create=False)
+    try:
+        sites = collect_summary(store, top_lines=args.top_lines)
+    finally:
+        store.close()
+    print(format_summary(sites, store_url=store.url))
+    if args.out:
+        print(f"wrote {write_summary(sites, args.out, store_url=store.url)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scrapy-denoise",
@@ -200,6 +246,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="model file to write (JSON)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_cmd_train)
+
+    p = sub.add_parser("report", help="HTML report of one page: each block coloured by its fate")
+    p.add_argument("source", help="an HTML file or an http(s) URL")
+    p.add_argument("--url", help="the page's URL when SOURCE is a file (sets its site)")
+    p.add_argument("--store", help="database URL with learned site state (read only)")
+    p.add_argument("--method", default=None, help="extraction method (default: the chain)")
+    p.add_argument("-o", "--out", default="report.html", help="HTML file to write")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("summary", help="what the store learned, per site (text; HTML with -o)")
+    p.add_argument("--store", required=True, help="database URL")
+    p.add_argument("-o", "--out", help="also write an HTML summary with charts")
+    p.add_argument("--top-lines", type=int, default=10, help="frequent noise lines per site")
+    p.set_defaults(func=_cmd_summary)
 
     p = sub.add_parser("db", help="create or upgrade the store's schema")
     p.add_argument("action", choices=("upgrade",))

@@ -1,0 +1,282 @@
+"""What per-site learning buys on whole real sites: the "sites" table of BENCHMARKS.md.
+
+The extraction table scores unrelated single pages, where site learning cannot help. This
+benchmark replays each shared site (``shared/data/sites/NAME.zip``) through
+:class:`~scrapy_denoise.Denoiser` the way a crawl would, in path order, and scores the
+article pages against their ground truth, under these configurations:
+
+* ``single-page``: no site learning at all (``store=False``): the floor to beat;
+* ``1st crawl``: a fresh Denoiser with an in-memory store that sees the site once with
+  ``learn=True``: early pages are extracted before much has been learned, which is what a
+  first crawl really gets;
+* ``re-crawl``: the site was learned in an earlier run (``Denoiser.learn`` over every page
+  into a temporary SQLite file, then closed); a *new* Denoiser on the same file extracts
+  with ``learn=False``. This is the steady state and also proves the learned state
+  survives a restart;
+* the same two modes with only templates, only line statistics, and learning from every
+  page (``skip_noise_pages=False``: list, tag and archive pages repeat article text, which
+  then becomes "common noise" and is cut from the articles).
+
+Pages get URL ``http://127.0.0.1:8000`` + path so every page of a site has one site key.
+Columns ``templates`` and ``noise lines`` are read back from the store after the run:
+templates learned for the site, and counted lines currently above the keep limit
+``int(1 + RC / L)`` (the lines line statistics removes).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..denoiser import Denoiser
+from ..methods.linestats import keep_limit
+from ..options import DenoiseOptions
+from .datasets import SitePage, iter_site_pages, site_zip
+from .metrics import Aggregate, LcsAggregate, lcs_prf, page_counts
+
+__all__ = [
+    "CONFIGS",
+    "SITE_ORIGIN",
+    "SiteConfig",
+    "SiteRow",
+    "format_site_table",
+    "run_site",
+    "site_learning_benchmark",
+]
+
+#: every page of a benchmark site lives under this origin, so the site key never changes
+SITE_ORIGIN = "http://127.0.0.1:8000"
+
+Mode = Literal["single", "first", "recrawl"]
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteConfig:
+    """One row of the table: how the site is replayed and which site methods are on."""
+
+    label: str
+    mode: Mode
+    templates: bool = True
+    line_stats: bool = True
+    skip_noise_pages: bool = True
+
+    def options(self, method: str) -> DenoiseOptions:
+        return DenoiseOptions(
+            method=method,
+            templates=self.templates,
+            line_stats=self.line_stats,
+            skip_noise_pages=self.skip_noise_pages,
+        )
+
+
+#: the rows, in table order; the first is the single-page baseline the notes compare with
+CONFIGS: tuple[SiteConfig, ...] = (
+    SiteConfig("single-page (no learning)", "single", templates=False, line_stats=False),
+    SiteConfig("1st crawl: templates + lines", "first"),
+    SiteConfig("1st crawl: templates only", "first", line_stats=False),
+    SiteConfig("1st crawl: line stats only", "first", templates=False),
+    SiteConfig("1st crawl: learn from every page", "first", skip_noise_pages=False),
+    SiteConfig("re-crawl: templates + lines", "recrawl"),
+    SiteConfig("re-crawl: templates only", "recrawl", line_stats=False),
+    SiteConfig("re-crawl: line stats only", "recrawl", templates=False),
+    SiteConfig("re-crawl: learn from every page", "recrawl", skip_noise_pages=False),
+)
+
+
+@dataclass(slots=True)
+class SiteRow:
+    """Scores and learned-state sizes of one (site, configuration)."""
+
+    site: str
+    config: SiteConfig
+    shingle: Aggregate = field(default_factory=Aggregate)
+    lcs: LcsAggregate = field(default_factory=LcsAggregate)
+    templates: int = 0
+    noise_lines: int = 0
+    #: pages the learner counted (RC); 0 when line statistics are off
+    learned_pages: int = 0
+    #: the page filter on this replay: noise pages judged noise, article pages judged noise
+    noise_caught: int = 0
+    articles_rejected: int = 0
+    seconds: float = 0.0
+
+
+def _url(page: SitePage) -> str:
+    return SITE_ORIGIN + page.path
+
+
+def _score(row: SiteRow, page: SitePage, text: str) -> None:
+    row.shingle.add(page_counts(page.truth, text))
+    row.lcs.add(lcs_prf(page.truth, text))
+
+
+def _read_state(row: SiteRow, denoiser: Denoiser) -> None:
+    """Templates and noise lines of the site as stored (after a flush)."""
+    learner = denoiser.learner
+    if learner is None:
+        return
+    denoiser.flush()
+    snap = learner.store.load_site(learner.site_key(SITE_ORIGIN + "/"), learner.owner)
+    limit = keep_limit(snap.pages_processed, learner.line_params.per_pages)
+    row.templates = len(snap.templates)
+    row.noise_lines = sum(1 for count in snap.line_counts.values() if count > limit)
+    row.learned_pages = snap.pages_processed
+
+
+def run_site(
+    site: str, pages: Sequence[SitePage], config: SiteConfig, method: str = "default"
+) -> SiteRow:
+    """Replay ``pages`` (already in crawl order) under ``config`` and score the articles."""
+    row = SiteRow(site, config)
+    options = config.options(method)
+    started = time.perf_counter()
+    if config.mode == "recrawl":
+        with tempfile.TemporaryDirectory(prefix="denoise-sites-") as tmp:
+            store_url = f"sqlite:///{Path(tmp) / 'store.db'}"
+            with Denoiser(options=options, store=store_url) as teacher:
+                for page in pages:
+                    teacher.learn(page.html, _url(page))
+            # A new object on the same file: only what was persisted can help it.
+            with Denoiser(options=options, store=store_url) as denoiser:
+                for page in pages:
+                    if page.kind == "article":
+                        article = denoiser.extract(page.html, _url(page), learn=False)
+                        _score(row, page, article.text)
+                _read_state(row, denoiser)
+    else:
+        store: bool | None = False if config.mode == "single" else None
+        with Denoiser(options=options, store=store) as denoiser:
+            for page in pages:
+                article = denoiser.extract(page.html, _url(page), learn=True)
+                is_noise = article.verdict is not None and article.verdict.is_noise
+                if page.kind == "article":
+                    _score(row, page, article.text)
+                    row.articles_rejected += is_noise
+                else:
+                    row.noise_caught += is_noise
+            _read_state(row, denoiser)
+    row.seconds = time.perf_counter() - started
+    return row
+
+
+def _is_chinese(pages: Iterable[SitePage]) -> bool:
+    """Most truth characters are Han: report character LCS, the usual Chinese metric."""
+    han = total = 0
+    for page in pages:
+        if page.truth:
+            han += len(_CJK.findall(page.truth))
+            total += sum(1 for ch in page.truth if not ch.isspace())
+    return total > 0 and han * 2 >= total
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def format_site_table(rows: Sequence[SiteRow], chinese: Iterable[str] = ()) -> str:
+    """The Markdown table: one line per (site, configuration)."""
+    zh = set(chinese)
+    lines = [
+        "| site | configuration | P | R | F1 | LCS F1 (zh) | pages | templates | noise lines |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.site} | {row.config.label} | {_fmt(row.shingle.precision)} "
+            f"| {_fmt(row.shingle.recall)} | {_fmt(row.shingle.f1)} "
+            f"| {_fmt(row.lcs.f1) if row.site in zh else '–'} | {row.shingle.pages} "
+            f"| {row.templates} | {row.noise_lines} |"
+        )
+    return "\n".join(lines)
+
+
+def _delta(a: float | None, b: float | None) -> str:
+    if a is None or b is None:
+        return "–"
+    return f"{a - b:+.3f}"
+
+
+def _notes(rows: Sequence[SiteRow], pages_by_site: dict[str, Sequence[SitePage]]) -> str:
+    """Generated observations: every number in them comes from the rows above."""
+    notes: list[str] = []
+    for site, pages in pages_by_site.items():
+        by_label = {r.config.label: r for r in rows if r.site == site}
+        base = by_label.get(CONFIGS[0].label)
+        if base is None:
+            continue
+        articles = sum(1 for p in pages if p.kind == "article")
+        noise = len(pages) - articles
+        parts = [f"**{site}** ({articles} article and {noise} noise pages, path order):"]
+        for label in (CONFIGS[1].label, CONFIGS[5].label, CONFIGS[8].label):
+            row = by_label.get(label)
+            if row is None:
+                continue
+            parts.append(
+                f"{label} vs single-page: P {_delta(row.shingle.precision, base.shingle.precision)}"
+                f", R {_delta(row.shingle.recall, base.shingle.recall)}"
+                f", F1 {_delta(row.shingle.f1, base.shingle.f1)};"
+            )
+        first = by_label.get(CONFIGS[1].label)
+        if first is not None:
+            parts.append(
+                f"the page filter kept {first.noise_caught} of {noise} noise pages out of "
+                f"learning and wrongly held back {first.articles_rejected} article pages."
+            )
+        notes.append("- " + " ".join(parts))
+    return "\n".join(notes)
+
+
+_EXPLANATION = """\
+Rows: *single-page* runs the extraction method alone; *1st crawl* is a fresh Denoiser
+(in-memory store) extracting every page once with `learn=True`, so early pages are
+extracted before their site's boilerplate has been learned; *re-crawl* first learns every
+page into a temporary SQLite store with `Denoiser.learn`, closes it, and a new Denoiser on
+that file extracts the article pages with `learn=False` (persistence is part of what is
+measured). *learn from every page* sets `skip_noise_pages=False`, so index, list, tag and
+archive pages, which repeat article titles and teasers, are learned from too. P/R/F1: shingle
+metric over the article pages (`pages`); LCS F1: character LCS, for the Chinese site.
+`templates`: templates stored for the site; `noise lines`: stored lines above the line
+statistics keep limit int(1 + RC/50)."""
+
+
+def site_learning_benchmark(
+    sites: Sequence[str] = ("zjuvai-blog", "flink-blog"),
+    method: str = "default",
+    *,
+    configs: Sequence[SiteConfig] = CONFIGS,
+    zips: dict[str, Path] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> str:
+    """Run every configuration on every site; returns the Markdown section body.
+
+    ``zips`` maps a site name to its zip (default: ``shared/data/sites/NAME.zip``), which is
+    how tests run the benchmark on a synthetic site.
+    """
+    rows: list[SiteRow] = []
+    pages_by_site: dict[str, Sequence[SitePage]] = {}
+    chinese: list[str] = []
+    for site in sites:
+        path = (zips or {}).get(site) or site_zip(site)
+        pages = sorted(iter_site_pages(path), key=lambda p: p.path)
+        pages_by_site[site] = pages
+        if _is_chinese(pages):
+            chinese.append(site)
+        for config in configs:
+            row = run_site(site, pages, config, method)
+            rows.append(row)
+            if progress is not None:
+                progress(f"{site}: {config.label}: F1 {_fmt(row.shingle.f1)} ({row.seconds:.0f} s)")
+    return (
+        format_site_table(rows, chinese)
+        + "\n\n"
+        + _notes(rows, pages_by_site)
+        + "\n\n"
+        + _EXPLANATION
+        + "\n"
+    )

@@ -1,0 +1,194 @@
+"""Small inline SVG charts for the HTML reports: no library, no script, every label escaped.
+
+Each function returns an ``<svg>`` element as a string sized by its ``viewBox`` so that it
+scales with the page. Values are drawn as given; an empty series gives a short note instead
+of an empty frame, so a reader never mistakes "no data" for "zero".
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+__all__ = ["bar_chart", "hbar_chart", "step_chart"]
+
+_FONT = 'font-family="system-ui,sans-serif" font-size="11"'
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _nice_max(value: float) -> float:
+    """The smallest 1, 2 or 5 times a power of ten at or above ``value``, for axis ticks."""
+    if value <= 0:
+        return 1.0
+    power = 1.0
+    while power * 10 <= value:
+        power *= 10
+    while power > value:
+        power /= 10
+    for step in (1, 2, 5, 10):
+        if step * power >= value:
+            return step * power
+    return 10 * power
+
+
+def _empty(title: str, note: str) -> str:
+    return (
+        f'<svg viewBox="0 0 640 44" role="img" aria-label="{_e(title)}" class="chart">'
+        f'<text x="8" y="18" {_FONT} font-weight="600">{_e(title)}</text>'
+        f'<text x="8" y="36" {_FONT} fill="#777">{_e(note)}</text></svg>'
+    )
+
+
+def bar_chart(
+    bins: Sequence[tuple[str, int]],
+    title: str,
+    *,
+    colour: str = "#1b9e77",
+    unit: str = "",
+    width: int = 640,
+    height: int = 190,
+) -> str:
+    """Vertical bars, one per (label, value), labels along the bottom (thinned to fit)."""
+    if not bins or not any(v for _, v in bins):
+        return _empty(title, "no data")
+    left, right, top, bottom = 44, 10, 24, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = _nice_max(max(v for _, v in bins))
+    step = plot_w / len(bins)
+    gap = min(2.0, step * 0.2)
+    parts = [
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+        f'<text x="{left}" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
+    ]
+    for frac in (0, 0.5, 1):
+        y = top + plot_h * (1 - frac)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            'stroke="#ddd" stroke-width="1"/>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" {_FONT} fill="#555">'
+            f"{_e(_fmt(peak * frac))}</text>"
+        )
+    for k, (label, value) in enumerate(bins):
+        h = plot_h * value / peak
+        x = left + k * step + gap / 2
+        parts.append(
+            f'<rect x="{x:.2f}" y="{top + plot_h - h:.2f}" width="{max(step - gap, 0.5):.2f}" '
+            f'height="{h:.2f}" fill="{colour}"><title>{_e(label)}: {value}{_e(unit)}</title>'
+            "</rect>"
+        )
+    every = max(1, -(-len(bins) * 64 // plot_w))  # a label per ~64 px
+    for k in range(0, len(bins), every):
+        x = left + (k + 0.5) * step
+        parts.append(
+            f'<text x="{x:.1f}" y="{height - bottom + 14}" text-anchor="middle" {_FONT} '
+            f'fill="#555">{_e(bins[k][0])}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def step_chart(
+    points: Sequence[tuple[str, int]],
+    title: str,
+    *,
+    colour: str = "#7570b3",
+    width: int = 640,
+    height: int = 160,
+) -> str:
+    """A cumulative total over labelled steps (e.g. templates learned per day)."""
+    if not points:
+        return _empty(title, "no data")
+    left, right, top, bottom = 44, 10, 24, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    totals: list[int] = []
+    running = 0
+    for _, value in points:
+        running += value
+        totals.append(running)
+    peak = _nice_max(totals[-1])
+    n = len(points)
+    xs = [left + plot_w * (k + 0.5) / n for k in range(n)]
+    coords = " ".join(
+        f"{x:.1f},{top + plot_h * (1 - t / peak):.1f}" for x, t in zip(xs, totals, strict=True)
+    )
+    parts = [
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+        f'<text x="{left}" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
+    ]
+    for frac in (0, 0.5, 1):
+        y = top + plot_h * (1 - frac)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" {_FONT} fill="#555">'
+            f"{_e(_fmt(peak * frac))}</text>"
+        )
+    parts.append(
+        f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>'
+    )
+    for x, t, (label, value) in zip(xs, totals, points, strict=True):
+        y = top + plot_h * (1 - t / peak)
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}">'
+            f"<title>{_e(label)}: +{value}, {t} in all</title></circle>"
+        )
+    every = max(1, -(-n * 80 // plot_w))
+    for k in range(0, n, every):
+        parts.append(
+            f'<text x="{xs[k]:.1f}" y="{height - bottom + 14}" text-anchor="middle" {_FONT} '
+            f'fill="#555">{_e(points[k][0])}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def hbar_chart(
+    rows: Sequence[tuple[str, int]],
+    title: str,
+    *,
+    total: int,
+    marker: int | None = None,
+    marker_label: str = "",
+    colour: str = "#e7298a",
+    width: int = 640,
+) -> str:
+    """Horizontal bars of counts out of ``total`` (e.g. pages a line occurs on), with an
+    optional vertical marker (e.g. the count above which a line is removed)."""
+    if not rows:
+        return _empty(title, "no data")
+    label_w, right, top, row_h = 260, 60, 24, 18
+    plot_w = width - label_w - right
+    height = top + row_h * len(rows) + 22
+    scale = max(total, max(v for _, v in rows), 1)
+    parts = [
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+        f'<text x="4" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
+    ]
+    for k, (label, value) in enumerate(rows):
+        y = top + k * row_h
+        w = plot_w * value / scale
+        short = label if len(label) <= 42 else label[:41] + "…"
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 12}" text-anchor="end" {_FONT}>'
+            f"<title>{_e(label)}</title>{_e(short)}</text>"
+            f'<rect x="{label_w}" y="{y + 2}" width="{max(w, 0.5):.1f}" height="{row_h - 5}" '
+            f'fill="{colour}"><title>{_e(label)}: {value} of {total}</title></rect>'
+            f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" {_FONT} fill="#555">{value}</text>'
+        )
+    if marker is not None and 0 <= marker <= scale:
+        x = label_w + plot_w * marker / scale
+        bottom = top + row_h * len(rows)
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{bottom}" stroke="#333" '
+            'stroke-dasharray="3 3"/>'
+            f'<text x="{x:.1f}" y="{bottom + 14}" text-anchor="middle" {_FONT} fill="#333">'
+            f"{_e(marker_label)}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.1f}"

@@ -1,0 +1,351 @@
+"""Make a crawled page safe to show inside a report, and find its blocks in that copy.
+
+The page report shows the page "as a reader sees it" in a sandboxed ``<iframe srcdoc>``.
+The sandbox (no ``allow-scripts``) and the framed document's Content-Security-Policy already
+stop scripts and network loads; this module removes them from the markup too, so that the
+report stays harmless in a viewer that ignores one of those layers (an old browser, a mail
+client, a file preview) and so that opening a report never contacts the page's servers.
+
+What goes, and why:
+
+* elements that run code, load documents or are invisible to a reader: scripts, frames,
+  plug-ins, ``<link>``, ``<meta>`` (refresh, CSP overrides), ``<base>``, ``<template>``;
+* SVG and MathML whole: their content is parsed by different rules (foreign content) in a
+  browser than by libxml2, the classic source of "mutation" escapes, and they can carry
+  script and links of their own;
+* raw-text elements whose content libxml2 and a browser split differently (``<xmp>``,
+  ``<noframes>``, ``<noembed>``, ``<plaintext>``): an attribute value holding
+  ``</noframes><img onerror=...>`` would otherwise become live markup when re-parsed;
+* every ``on*`` attribute and every URL attribute except ``data:`` images; link targets
+  are kept in ``data-denoise-href`` (shown in the report) and ``href`` becomes ``#``, so
+  links still look like links but go nowhere;
+* in CSS (``<style>`` and ``style=``): ``url(...)``, ``image-set(...)``, ``@import`` and the
+  old script hooks (``expression``, ``behavior``, ``-moz-binding``); CSS hiding them behind
+  escapes is dropped whole.
+
+The page's own ``data-denoise-*`` attributes are removed as well: the report uses that
+prefix for its annotations, and a page must not be able to fake them.
+"""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+
+import lxml.etree as etree
+
+from ..document import DROPPED_TAGS, Document
+from ..encoding import decode, normalise_text
+
+__all__ = [
+    "ALLOWED_IMAGE",
+    "align_nodes",
+    "display_tree",
+    "fallback_tree",
+    "sanitize_css",
+    "sanitize_tree",
+    "serialize_document",
+]
+
+#: Removed with their content (their tail text stays).
+_REMOVED = frozenset(
+    {
+        "script",
+        "noscript",
+        "iframe",
+        "frame",
+        "frameset",
+        "noframes",
+        "noembed",
+        "object",
+        "embed",
+        "applet",
+        "param",
+        "link",
+        "meta",
+        "base",
+        "template",
+        "slot",
+        "portal",
+        "fencedframe",
+        "svg",
+        "math",
+        "canvas",
+        "source",
+        "track",
+        "xml",
+    }
+)
+#: Raw-text elements a browser reads differently from libxml2; shown as preformatted text.
+_RENAMED = {"xmp": "pre", "plaintext": "pre", "listing": "pre"}
+#: Allowed in ``<head>``: the title and inline CSS. Everything else there goes.
+_HEAD_KEEP = frozenset({"title", "style"})
+
+#: Attributes that hold a URL or make the browser fetch or navigate.
+_URL_ATTRS = frozenset(
+    {
+        "href",
+        "src",
+        "srcset",
+        "imagesrcset",
+        "lowsrc",
+        "dynsrc",
+        "action",
+        "formaction",
+        "background",
+        "poster",
+        "data",
+        "codebase",
+        "classid",
+        "archive",
+        "cite",
+        "longdesc",
+        "usemap",
+        "manifest",
+        "ping",
+        "profile",
+        "xlink:href",
+        "xml:base",
+        "srcdoc",
+        "attributionsrc",
+    }
+)
+#: Other attributes with an effect outside the framed page.
+_DROPPED_ATTRS = frozenset(
+    {"target", "download", "http-equiv", "nonce", "autofocus", "integrity", "is"}
+)
+#: ``data:`` images a browser decodes as pictures only (never as documents).
+ALLOWED_IMAGE = re.compile(r"^data:image/(?:png|gif|jpe?g|webp|bmp|avif|x-icon)[;,]", re.I)
+_SCHEME_NOISE = re.compile(r"[\x00-\x20\x7f-\x9f]+")
+_DANGEROUS_SCHEME = re.compile(r"^(?:javascript|vbscript|livescript|data|blob|filesystem):", re.I)
+
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
+_CSS_URL = re.compile(r"""url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\s*\)""", re.I)
+_CSS_IMAGE_SET = re.compile(r"(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)", re.I)
+_CSS_IMPORT = re.compile(r"@import\b[^;]*;?", re.I)
+_CSS_HOOKS = re.compile(r"expression\s*\(|behavior\s*:|-moz-binding|javascript:", re.I)
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6}\s?|.)", re.S)
+_CSS_DANGER = re.compile(r"url\(|image-set|@import|expression|behavior|binding|javascript", re.I)
+
+_OPEN_TITLE = re.compile(r"<title\b[^>]*>", re.I)
+# The same parser options as scrapy_denoise.document, so both trees come out alike.
+_PARSER = etree.HTMLParser(
+    encoding="utf-8",
+    remove_comments=True,
+    remove_pis=True,
+    huge_tree=True,
+    no_network=True,
+    default_doctype=False,
+)
+
+
+# -- the page's full tree and its blocks ----------------------------------------------------
+
+
+def display_tree(
+    body: bytes | str,
+    headers: dict[str, str] | None,
+    doc: Document,
+    *,
+    max_bytes: int,
+) -> etree._Element | None:
+    """The page parsed again the way :func:`~scrapy_denoise.document.load_document` does,
+    but keeping what the cleaner drops (inline CSS above all), so it can be shown.
+
+    ``None`` when the document had nothing to show (binary, empty, unparsable).
+    """
+    if {"binary", "empty"} & set(doc.warnings):
+        return None
+    if isinstance(body, str):
+        text = body[:max_bytes]
+    else:
+        text = decode(body[:max_bytes], headers).text
+    text = normalise_text(text)
+    if "unclosed_title" in doc.warnings:
+        text = _OPEN_TITLE.sub("", text, count=1)
+    try:
+        root = etree.fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+    if root is None or not isinstance(root.tag, str) or root.tag != "html":
+        return None
+    return root
+
+
+def fallback_tree(doc: Document) -> etree._Element:
+    """A copy of the cleaned tree, for when :func:`display_tree` cannot be aligned."""
+    return deepcopy(doc.root)
+
+
+def align_nodes(root: etree._Element, doc: Document) -> list[etree._Element] | None:
+    """Elements of ``root`` standing for ``doc.nodes``, index for index.
+
+    ``doc.nodes`` is the ``<body>`` in pre-order after the cleaner stripped
+    :data:`~scrapy_denoise.document.DROPPED_TAGS`; the same walk over ``root`` skipping those
+    subtrees must give the same tags. ``None`` if it does not (the trees differ).
+    """
+    body = root.find("body")
+    if body is None:
+        return None
+    seq: list[etree._Element] = []
+    stack: list[etree._Element] = [body]
+    while stack:
+        el = stack.pop()
+        if not isinstance(el.tag, str) or el.tag in DROPPED_TAGS:
+            continue
+        seq.append(el)
+        stack.extend(reversed(el))
+    if len(seq) != len(doc.nodes):
+        return None
+    for mine, theirs in zip(seq, doc.nodes, strict=True):
+        if mine.tag != theirs.tag:
+            return None
+    return seq
+
+
+# -- sanitising ----------------------------------------------------------------------------
+
+
+def sanitize_css(css: str) -> str:
+    """CSS without anything that loads or runs (see the module docstring)."""
+    css = _CSS_COMMENT.sub("", css)
+    if "\\" in css:
+        # Escapes can spell "url(" or "expression" in ways the patterns below miss; such
+        # CSS is dropped whole rather than decoded and re-encoded.
+        unescaped = _CSS_ESCAPE.sub(_unescape_css, css)
+        if _CSS_DANGER.search(unescaped) and not _CSS_DANGER.search(css):
+            return ""
+    css = _CSS_IMPORT.sub("", css)
+    css = _CSS_URL.sub(_css_url, css)
+    css = _CSS_IMAGE_SET.sub("none", css)
+    css = _CSS_HOOKS.sub("removed:", css)
+    # Style text is serialised raw: "</style" in it would close the element early.
+    return css.replace("<", "\\3c ")
+
+
+def _unescape_css(match: re.Match[str]) -> str:
+    value = match.group(1)
+    hex_digits = value.strip()
+    if hex_digits and all(c in "0123456789abcdefABCDEF" for c in hex_digits):
+        code = int(hex_digits, 16)
+        return chr(code) if 0 < code < 0x110000 else "\ufffd"
+    return value
+
+
+def _css_url(match: re.Match[str]) -> str:
+    inner = match.group(0)[4:-1].strip().strip("\"'")
+    if ALLOWED_IMAGE.match(_SCHEME_NOISE.sub("", inner)):
+        return match.group(0)
+    return "none"
+
+
+def sanitize_tree(root: etree._Element) -> None:
+    """Remove everything executable or loading from ``root`` in place (module docstring)."""
+    doomed: list[etree._Element] = []
+    for el in list(root.iter()):
+        if not isinstance(el.tag, str):
+            doomed.append(el)
+            continue
+        tag = el.tag.lower()
+        if tag in _REMOVED:
+            doomed.append(el)
+            continue
+        parent = el.getparent()
+        if parent is not None and parent.tag == "head" and tag not in _HEAD_KEEP:
+            doomed.append(el)
+            continue
+        if tag in _RENAMED:
+            el.tag = _RENAMED[tag]
+            tag = el.tag
+        if tag in ("title", "textarea"):
+            # Text only: libxml2 may have built elements inside what a browser reads as text.
+            text = "".join(el.itertext())
+            for child in list(el):
+                el.remove(child)
+            el.text = text
+        elif tag == "style":
+            for child in list(el):
+                el.remove(child)
+            el.text = sanitize_css(el.text or "")
+        _sanitize_attributes(el, tag)
+    for el in doomed:
+        _remove_keep_tail(el)
+
+
+def _sanitize_attributes(el: etree._Element, tag: str) -> None:
+    for name in list(el.attrib):
+        key = name.lower()
+        value = el.attrib[name]
+        if (
+            key.startswith("on")
+            or key.startswith("data-denoise-")
+            or key in _DROPPED_ATTRS
+            or (":" in key and key != "xml:lang")
+        ):
+            del el.attrib[name]
+            continue
+        if key == "style":
+            cleaned = sanitize_css(value)
+            if cleaned.strip():
+                el.attrib[name] = cleaned
+            else:
+                del el.attrib[name]
+            continue
+        compact = _SCHEME_NOISE.sub("", value)
+        if key in _URL_ATTRS:
+            del el.attrib[name]
+            if key == "href" and tag in ("a", "area"):
+                if not _DANGEROUS_SCHEME.match(compact):
+                    el.set("data-denoise-href", value[:2000])
+                el.set("href", "#")
+            elif key == "src" and tag in ("img", "input") and ALLOWED_IMAGE.match(compact):
+                el.set("src", value)
+            continue
+        if _DANGEROUS_SCHEME.match(compact) and not ALLOWED_IMAGE.match(compact):
+            del el.attrib[name]
+
+
+def _remove_keep_tail(el: etree._Element) -> None:
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+# -- the framed document --------------------------------------------------------------------
+
+#: The framed page may show inline CSS and ``data:`` images, nothing else.
+FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def serialize_document(root: etree._Element, extra_css: str) -> str:
+    """The sanitised tree as a complete HTML document, CSP first, ``extra_css`` last in head.
+
+    The policy ``<meta>`` must come before anything it governs, so it is the first child of
+    ``<head>``; the report's own CSS comes after the page's so that it wins ties.
+    """
+    head = root.find("head")
+    if head is None:
+        head = etree.Element("head")
+        root.insert(0, head)
+    csp = etree.Element("meta")
+    csp.set("http-equiv", "Content-Security-Policy")
+    csp.set("content", FRAME_CSP)
+    head.insert(0, csp)
+    charset = etree.Element("meta")
+    charset.set("charset", "utf-8")
+    head.insert(0, charset)
+    referrer = etree.SubElement(head, "meta")
+    referrer.set("name", "referrer")
+    referrer.set("content", "no-referrer")
+    style = etree.SubElement(head, "style")
+    style.text = extra_css
+    html = etree.tostring(root, method="html", encoding="unicode")
+    return "<!DOCTYPE html>\n" + html

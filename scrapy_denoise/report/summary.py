@@ -1,0 +1,372 @@
+"""``scrapy-denoise summary``: what a store learned about each site, from the store alone.
+
+Per site: pages learned from (the line statistics' RC), URLs fingerprinted and their visits,
+articles stored, templates learned, the most frequent lines (the site's common noise), and
+charts of articles over time and of the template library's growth. Text on the terminal,
+and a self-contained HTML file (inline SVG, no script) with ``-o``.
+
+Two things a reader would want are *not* in the store, and the summary says so instead of
+guessing: the page filter's verdicts (noise pages by reason) and its scores. The learner
+records nothing about noise pages: they are skipped before learning, fingerprints included.
+See :data:`NOT_RECORDED` for the wording shown.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import ColumnElement, Table, func, select
+
+from ..methods.linestats import LineParams, keep_limit
+from ..store import Store, SiteSummary
+from ..store.schema import Base
+from .charts import bar_chart, hbar_chart, step_chart
+
+__all__ = [
+    "NOT_RECORDED",
+    "SiteReport",
+    "collect_summary",
+    "format_summary",
+    "render_summary_html",
+    "write_summary",
+]
+
+NOT_RECORDED = (
+    "not recorded in the store (the page filter's verdicts and scores are not stored; "
+    "noise pages are skipped before any learning)"
+)
+
+_SITES: Table = Base.metadata.tables["sites"]
+_ARTICLES: Table = Base.metadata.tables["articles"]
+_TEMPLATES: Table = Base.metadata.tables["templates"]
+_PAGES: Table = Base.metadata.tables["page_fingerprints"]
+
+
+@dataclass(slots=True)
+class SiteReport:
+    """One site's numbers, as read from the store."""
+
+    summary: SiteSummary
+    visits: int = 0
+    changed_urls: int = 0
+    first_seen: datetime | None = None
+    last_seen: datetime | None = None
+    #: articles per day, by publication date and by fetch time ("YYYY-MM-DD" -> n)
+    published_days: dict[str, int] = field(default_factory=dict)
+    fetched_days: dict[str, int] = field(default_factory=dict)
+    undated: int = 0
+    languages: dict[str, int] = field(default_factory=dict)
+    #: templates learned per day ("YYYY-MM-DD" -> n)
+    template_days: dict[str, int] = field(default_factory=dict)
+    #: lines with a count above this are removed (default line-statistics parameters)
+    keep_limit: int = 1
+
+    @property
+    def site(self) -> str:
+        return self.summary.site
+
+    def articles_over_time(self) -> tuple[str, list[tuple[str, int]]]:
+        """(basis, bins): by publication date when most articles have one, else by fetch."""
+        s = self.summary
+        if self.published_days and sum(self.published_days.values()) * 2 >= s.articles:
+            return "published", time_bins(self.published_days)
+        return "fetched", time_bins(self.fetched_days)
+
+
+def _day(column: Any, dialect: str) -> ColumnElement[Any]:
+    """The UTC calendar day of a timestamp column as ``YYYY-MM-DD``, in SQL."""
+    if dialect == "sqlite":
+        return func.strftime("%Y-%m-%d", column)
+    return func.to_char(func.timezone("UTC", column), "YYYY-MM-DD")
+
+
+def collect_summary(store: Store, *, top_lines: int = 10) -> list[SiteReport]:
+    """Every site of ``store`` (most processed first) with its counts and time series.
+
+    A handful of grouped queries in one read transaction; the per-day groups stay small
+    (days, not rows), so this is fine on a store with millions of articles.
+    """
+    summaries = store.site_summaries(top_lines=top_lines)
+    reports = {s.site: SiteReport(s) for s in summaries}
+    limit_per = LineParams().per_pages
+    for report in reports.values():
+        report.keep_limit = keep_limit(report.summary.pages_processed, limit_per)
+    dialect = store.dialect
+    key = _SITES.c.key
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                key,
+                func.coalesce(func.sum(_PAGES.c.visits), 0),
+                func.count().filter(_PAGES.c.changes > 0),
+                func.min(_PAGES.c.first_seen),
+                func.max(_PAGES.c.last_seen),
+            )
+            .join(_SITES, _SITES.c.id == _PAGES.c.site_id)
+            .group_by(key)
+        )
+        for site, visits, changed, first, last in rows:
+            r = reports.get(site)
+            if r is not None:
+                r.visits, r.changed_urls = int(visits), int(changed)
+                r.first_seen, r.last_seen = _aware(first), _aware(last)
+        for column, attr in (
+            (_ARTICLES.c.published, "published_days"),
+            (_ARTICLES.c.fetched_at, "fetched_days"),
+        ):
+            day = _day(column, dialect)
+            for site, value, n in conn.execute(
+                select(key, day, func.count())
+                .join(_SITES, _SITES.c.id == _ARTICLES.c.site_id)
+                .where(column.is_not(None))
+                .group_by(key, day)
+            ):
+                r = reports.get(site)
+                if r is not None and value:
+                    getattr(r, attr)[str(value)] = int(n)
+        for site, lang, n in conn.execute(
+            select(key, _ARTICLES.c.lang, func.count())
+            .join(_SITES, _SITES.c.id == _ARTICLES.c.site_id)
+            .group_by(key, _ARTICLES.c.lang)
+        ):
+            r = reports.get(site)
+            if r is not None:
+                r.languages[lang or "?"] = int(n)
+        day = _day(_TEMPLATES.c.learned_at, dialect)
+        for site, value, n in conn.execute(
+            select(key, day, func.count())
+            .join(_SITES, _SITES.c.id == _TEMPLATES.c.site_id)
+            .group_by(key, day)
+        ):
+            r = reports.get(site)
+            if r is not None and value:
+                r.template_days[str(value)] = int(n)
+    for r in reports.values():
+        r.undated = r.summary.articles - sum(r.published_days.values())
+    return [reports[s.site] for s in summaries]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # The typed columns give aware datetimes; aggregates (min/max) bypass the type on SQLite.
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value is not None and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value
+
+
+def time_bins(days: dict[str, int]) -> list[tuple[str, int]]:
+    """Per-day counts binned by day, month or year (whichever gives a readable number of
+    bars for the span), with empty bins kept so the time axis is even."""
+    parsed: list[tuple[date, int]] = []
+    for text, n in days.items():
+        try:
+            parsed.append((date.fromisoformat(text[:10]), n))
+        except ValueError:
+            continue
+    if not parsed:
+        return []
+    parsed.sort()
+    first, last = parsed[0][0], parsed[-1][0]
+    span = (last - first).days
+    if span <= 92:
+        keys = [(d.isoformat(), n) for d, n in parsed]
+        start, stop, unit = first.toordinal(), last.toordinal(), "day"
+    elif span <= 8 * 366:
+        keys = [(f"{d.year:04d}-{d.month:02d}", n) for d, n in parsed]
+        start, stop, unit = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1, "month"
+    else:
+        keys = [(f"{d.year:04d}", n) for d, n in parsed]
+        start, stop, unit = first.year, last.year, "year"
+    counts: Counter[str] = Counter()
+    for k, n in keys:
+        counts[k] += n
+    if stop - start > 400:
+        # A stray date (1970, 2099) would stretch the axis to hundreds of empty bars.
+        return sorted(counts.items())
+    out = []
+    for value in range(start, stop + 1):
+        if unit == "day":
+            label = date.fromordinal(value).isoformat()
+        elif unit == "month":
+            label = f"{value // 12:04d}-{value % 12 + 1:02d}"
+        else:
+            label = f"{value:04d}"
+        out.append((label, counts.get(label, 0)))
+    return out
+
+
+# -- text -----------------------------------------------------------------------------------
+
+
+def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
+    """The terminal version: one block per site."""
+    head = f"Store {store_url}: " if store_url else ""
+    lines = [f"{head}{len(sites)} site{'s' if len(sites) != 1 else ''}"]
+    for r in sites:
+        s = r.summary
+        lines.append("")
+        lines.append(s.site)
+        lines.append(f"  pages learned from (RC)  {s.pages_processed}")
+        lines.append(
+            f"  URLs fingerprinted       {s.fingerprints} ({r.visits} visits, "
+            f"{r.changed_urls} with changed content)"
+        )
+        lines.append(f"  noise pages by reason    {NOT_RECORDED}")
+        basis, bins = r.articles_over_time()
+        span = ""
+        if bins:
+            span = f"; {'published' if basis == 'published' else 'fetched'} {bins[0][0]}"
+            span += f" .. {bins[-1][0]}" if len(bins) > 1 else ""
+        langs = ", ".join(f"{k} {v}" for k, v in sorted(r.languages.items(), key=lambda kv: -kv[1]))
+        lines.append(
+            f"  articles stored          {s.articles}{span}"
+            + (f"; undated {r.undated}" if s.articles and r.undated else "")
+            + (f"; languages: {langs}" if langs else "")
+        )
+        lines.append(f"  templates learned        {s.templates}")
+        if s.top_lines:
+            lines.append(
+                f"  most frequent lines (pages with the line; more than {r.keep_limit} "
+                "is noise and removed):"
+            )
+            for line in s.top_lines:
+                mark = "*" if line.count > r.keep_limit else " "
+                text = line.text if line.text is not None else "(text not stored)"
+                if len(text) > 90:
+                    text = text[:89] + "…"
+                lines.append(f"    {mark}{line.count:>7}  {text}")
+        else:
+            lines.append("  most frequent lines      none counted")
+    return "\n".join(lines)
+
+
+# -- HTML -----------------------------------------------------------------------------------
+
+_CSS = """
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",
+ "Noto Sans CJK SC",sans-serif;color:#1d1d1f;background:#f4f4f6}
+header{padding:12px 20px;background:#fff;border-bottom:1px solid #d9d9de}
+h1{font-size:18px;margin:0}
+.sub{color:#555;font-size:12px}
+main{padding:12px 20px;max-width:1400px}
+section.site{background:#fff;border:1px solid #d9d9de;border-radius:6px;padding:12px 16px;
+ margin-bottom:16px}
+h2{font-size:16px;margin:0 0 8px;word-break:break-all}
+.tiles{display:flex;flex-wrap:wrap;gap:10px;margin-bottom:10px}
+.tile{border:1px solid #e3e3e8;border-radius:5px;padding:6px 10px;min-width:130px}
+.tile b{display:block;font-size:20px}
+.tile span{color:#666;font-size:12px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:12px}
+.chart{width:100%;height:auto;background:#fff}
+.note{color:#8a5a00;background:#fff8e1;border:1px solid #f3e0a8;border-radius:4px;
+ padding:6px 10px;margin:8px 0}
+table{border-collapse:collapse;width:100%;font-size:13px;margin-top:8px}
+td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.noise td{color:#a0135f}
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _site_html(r: SiteReport) -> str:
+    s = r.summary
+    tiles = [
+        (s.pages_processed, "pages learned from (RC)"),
+        (s.fingerprints, f"URLs fingerprinted ({r.visits} visits)"),
+        (s.articles, "articles stored"),
+        (s.templates, "templates learned"),
+        (r.changed_urls, "URLs whose content changed"),
+    ]
+    tile_html = "".join(f'<div class="tile"><b>{v}</b><span>{_e(k)}</span></div>' for v, k in tiles)
+    basis, bins = r.articles_over_time()
+    title = "articles by publication date" if basis == "published" else "articles by fetch date"
+    if basis == "published" and r.undated:
+        title += f" ({r.undated} undated not shown)"
+    charts = [
+        bar_chart(bins, title, colour="#1b9e77"),
+        step_chart(sorted(r.template_days.items()), "templates learned (cumulative)"),
+    ]
+    rows = [(line.text or "(text not stored)", line.count) for line in s.top_lines]
+    charts.append(
+        hbar_chart(
+            rows,
+            f"most frequent lines: pages they occur on, of {s.pages_processed} learned",
+            total=s.pages_processed,
+            marker=r.keep_limit,
+            marker_label=f"removed above {r.keep_limit}",
+        )
+    )
+    table_rows = "".join(
+        f'<tr class="{"noise" if line.count > r.keep_limit else ""}">'
+        f'<td class="n">{line.count}</td>'
+        f'<td class="n">{(100 * line.count / s.pages_processed if s.pages_processed else 0):.0f}%'
+        f"</td><td>{_e(line.text) if line.text is not None else '<i>text not stored</i>'}</td>"
+        "</tr>"
+        for line in s.top_lines
+    )
+    langs = ", ".join(
+        f"{_e(k)} {v}" for k, v in sorted(r.languages.items(), key=lambda kv: -kv[1])
+    )
+    seen = ""
+    if r.first_seen and r.last_seen:
+        seen = (
+            f'<div class="sub">fingerprinted {r.first_seen:%Y-%m-%d %H:%M} .. '
+            f"{r.last_seen:%Y-%m-%d %H:%M} UTC"
+            + (f"; article languages: {langs}" if langs else "")
+            + "</div>"
+        )
+    return (
+        f'<section class="site"><h2>{_e(s.site)}</h2>{seen}'
+        f'<div class="tiles">{tile_html}</div>'
+        f'<p class="note">Noise pages by reason and the page filter\'s scores: '
+        f"{_e(NOT_RECORDED)}.</p>"
+        f'<div class="charts">{"".join(charts)}</div>'
+        "<table><thead><tr><th>pages</th><th>share</th><th>line (highlighted: removed as "
+        f"site noise, on more than {r.keep_limit} pages)</th></tr></thead>"
+        f"<tbody>{table_rows or '<tr><td colspan=3>none counted</td></tr>'}</tbody></table>"
+        "</section>"
+    )
+
+
+def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> str:
+    sites = list(sites)
+    body = "".join(_site_html(r) for r in sites) or "<p>The store has no sites yet.</p>"
+    totals = defaultdict(int)
+    for r in sites:
+        totals["articles"] += r.summary.articles
+        totals["templates"] += r.summary.templates
+        totals["pages"] += r.summary.pages_processed
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Denoise store summary</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<header><h1>What the store learned</h1>
+<div class="sub">{_e(store_url)}: {len(sites)} sites, {totals["pages"]} pages learned from,
+{totals["articles"]} articles, {totals["templates"]} templates</div></header>
+<main>{body}</main>
+</body>
+</html>
+"""
+
+
+def write_summary(sites: Sequence[SiteReport], path: str | Path, *, store_url: str = "") -> Path:
+    out = Path(path)
+    out.write_text(render_summary_html(sites, store_url=store_url), encoding="utf-8")
+    return out

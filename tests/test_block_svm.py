@@ -1,0 +1,202 @@
+"""Block units, their features (template-and-block-svm-denoising.txt §5) and the block SVM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from scrapy_denoise.document import load_document
+from scrapy_denoise.methods.base import render_pieces, text_pieces
+from scrapy_denoise.methods.block_svm import DEFAULT_MODEL_PATH, BlockSvmMethod, select_rows
+from scrapy_denoise.methods.blocks import FEATURE_NAMES, compute_blocks
+from scrapy_denoise.models.svm import SvmModel
+from scrapy_denoise.models.train_blocks import block_matches, labels
+
+COL = {name: k for k, name in enumerate(FEATURE_NAMES)}
+
+
+def _row(blocks, node_id: str) -> np.ndarray:  # type: ignore[no-untyped-def]
+    for r in range(len(blocks.text_units)):
+        if blocks.doc.nodes[blocks.node(r)].get("id") == node_id:
+            return blocks.features[r]
+    raise AssertionError(f"no text block with id {node_id}")
+
+
+# The paper's worked example (Table 3): body holds 6 characters of link text in 2 links
+# outside its divs; five divs hold 10 (all link text, 5 links), 83, 13, 15 (and one image)
+# and 65 characters. Page totals: 192 characters, 16 of link text, 7 links, 1 image.
+PAPER_PAGE = (
+    "<html><body><a href='#'>abc</a><a href='#'>def</a>"
+    "<div id='d2'>" + "".join(f"<a href='#'>{w}</a>" for w in ("ab", "cd", "ef", "gh", "ij"))
+    + "</div>"
+    "<div id='d3'>" + "x" * 83 + "</div>"
+    "<div id='d4'>" + "y" * 13 + "</div>"
+    "<div id='d5'><img src='a.png'>" + "z" * 15 + "</div>"
+    "<div id='d6'>" + "w" * 65 + "</div>"
+    "</body></html>"
+)
+# Table 4 as printed (the paper rounds; 0.336 for 65/193 = 0.3368 is off by its last digit).
+PAPER_TABLE_4 = {
+    "body": (0.031, 0.353, 0.25, 0.0, 0.857),
+    "d2": (0.052, 0.588, 0.625, 0.0, 0.909),
+    "d3": (0.430, 0.0, 0.0, 0.0, 0.0),
+    "d4": (0.067, 0.0, 0.0, 0.0, 0.0),
+    "d5": (0.078, 0.0, 0.0, 0.5, 0.0),
+    "d6": (0.336, 0.0, 0.0, 0.0, 0.0),
+}
+
+
+def test_paper_worked_example_reproduces_table_4() -> None:
+    doc = load_document(PAPER_PAGE)
+    blocks = compute_blocks(doc)
+    assert (doc.text_len[0], doc.link_text_len[0], doc.link_count[0], doc.image_count[0]) == (
+        192, 16, 7, 1,
+    )  # fmt: skip
+    rows = {blocks.doc.nodes[blocks.node(r)].get("id") or "body": blocks.features[r][:5]
+            for r in range(len(blocks.text_units))}
+    assert set(rows) == set(PAPER_TABLE_4)
+    for name, expected in PAPER_TABLE_4.items():
+        np.testing.assert_allclose(rows[name], expected, atol=1e-3, err_msg=name)
+
+
+ARTICLE_PAGE = """<html><head><title>Storm</title></head><body>
+<div id="nav" class="site-nav"><ul>
+  <li><a href="/">Home</a></li><li><a href="/world">World</a></li>
+  <li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li>
+  <li><a href="/culture">Culture and arts</a></li></ul></div>
+<div id="article" class="article-body">
+  <h1 id="title">Storm closes the coastal road for a second day</h1>
+  <p id="p1">The coastal road between the two harbour towns stayed closed on Tuesday, after
+  waves carried rocks and sand across both lanes during the night, the county said.</p>
+  <p id="p2">Engineers will inspect the sea wall once the wind drops. Until then, drivers are
+  asked to use the inland route, which adds about twenty minutes to the journey.</p>
+  <p id="p3">"We have not seen water this high since the winter of 1990," said a fisherman who
+  has worked from the northern harbour for thirty years.</p>
+</div>
+<div id="related" class="related-links"><h3>Related</h3><ul>
+  <li><a href="/a">Floods in the valley</a></li><li><a href="/b">Ferry cancelled</a></li>
+  <li><a href="/c">Wind warning for the weekend</a></li></ul></div>
+<div id="footer" class="footer">Copyright 2024 The Coast News. <a href="/privacy">Privacy</a>
+<a href="/terms">Terms</a> <a href="/contact">Contact</a></div>
+</body></html>"""
+
+
+def test_features_separate_navigation_from_article_text() -> None:
+    blocks = compute_blocks(load_document(ARTICLE_PAGE))
+    nav_item = blocks.features[0]  # first text block: "Home" in the nav list
+    assert blocks.texts[0] == "Home"
+    p1 = _row(blocks, "p1")
+    assert nav_item[COL["r5"]] > 0.7
+    assert p1[COL["r5"]] == 0.0
+    assert p1[COL["r1"]] > 5 * nav_item[COL["r1"]]
+    assert nav_item[COL["anc_nav"]] == 1.0 and p1[COL["anc_nav"]] == 0.0
+    assert p1[COL["anc_content"]] == 1.0
+    assert _row(blocks, "title")[COL["tag_heading"]] == 1.0
+    assert p1[COL["prev_is_heading"]] == 1.0
+    assert 0.0 < p1[COL["pos_start"]] < p1[COL["pos_end"]] < 1.0
+
+
+def test_nested_blocks_are_excluded_from_own_values() -> None:
+    html = (
+        "<html><body><div id='outer'>outer text <a href='#'>link</a>"
+        "<div id='inner'>inner paragraph text <a href='#'>x</a><img src='i.png'></div>"
+        " outer tail</div></body></html>"
+    )
+    doc = load_document(html)
+    blocks = compute_blocks(doc)
+    by_id = {doc.nodes[u].get("id"): k for k, u in enumerate(blocks.units)}
+    outer, inner = by_id["outer"], by_id["inner"]
+    # outer: "outertext" + "link" + "outertail" = 9 + 4 + 9 characters, one link, no image
+    assert (blocks.own_len[outer], blocks.own_link_len[outer]) == (22, 4)
+    assert (blocks.own_links[outer], blocks.own_images[outer]) == (1, 0)
+    assert (blocks.own_len[inner], blocks.own_link_len[inner]) == (19, 1)
+    assert (blocks.own_links[inner], blocks.own_images[inner]) == (1, 1)
+    assert blocks.parent_unit[inner] == outer
+    texts = dict(zip([doc.nodes[blocks.units[k]].get("id") for k in blocks.text_units],
+                     blocks.texts, strict=True))
+    assert "inner" not in texts["outer"] and "outer tail" in texts["outer"]
+    # a kept inner block inside a dropped outer one still renders, in reading order
+    rows = {doc.nodes[blocks.node(r)].get("id"): r for r in range(len(blocks.text_units))}
+    assert blocks.render([rows["inner"]]) == ["inner paragraph text x"]
+    assert blocks.render([rows["outer"]]) == ["outer text link", "outer tail"]
+
+
+def test_render_of_every_block_matches_document_lines() -> None:
+    doc = load_document(ARTICLE_PAGE)
+    blocks = compute_blocks(doc)
+    assert blocks.render(range(len(blocks.text_units))) == doc.lines()
+    pieces = text_pieces(doc)
+    assert [p.owner for p in pieces] == blocks.piece_owner
+    assert [p.line for p in pieces] == blocks.piece_line
+    assert render_pieces(pieces) == doc.lines()
+
+
+def test_empty_page_has_no_blocks_and_extracts_nothing() -> None:
+    doc = load_document(b"")
+    blocks = compute_blocks(doc)
+    assert blocks.features.shape == (0, len(FEATURE_NAMES))
+    assert BlockSvmMethod().extract(doc).lines == []
+
+
+def test_deeply_nested_page_does_not_recurse() -> None:
+    html = "<html><body>" + "<div>" * 1500 + "deep text here" + "</div>" * 1500 + "</body></html>"
+    result = BlockSvmMethod().extract(load_document(html))
+    assert result.lines == ["deep text here"]
+
+
+def test_label_rule_uses_shingles_of_the_truth() -> None:
+    truth = "The coastal road stayed closed on Tuesday after the storm.\nEngineers will look."
+    match, tokens = block_matches(
+        ["The coastal road stayed closed on Tuesday", "Home", "Engineers will look",
+         "Subscribe to our newsletter today for more"],
+        truth,
+    )
+    assert list(tokens) == [7, 1, 3, 7]
+    assert list(labels(match)) == [1, 0, 1, 0]
+
+
+def test_select_rows_smooths_and_falls_back() -> None:
+    scores = np.array([1.0, -0.1, 1.0, -1.0, 0.1, -1.0])
+    assert select_rows(scores) == [0, 2, 4]
+    assert select_rows(scores, smooth_margin=0.2) == [0, 1, 2]
+    assert select_rows(np.array([-2.0, -0.5, -1.0])) == [1]
+    assert select_rows(np.array([-2.0, -0.5]), fallback=False) == []
+
+
+def test_numpy_decision_agrees_with_scikit_learn(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    pages = [load_document(ARTICLE_PAGE), load_document(PAPER_PAGE)]
+    x = np.concatenate([compute_blocks(d).features for d in pages])
+    x = np.concatenate([x, x + rng.normal(scale=0.05, size=x.shape)])
+    y = (x[:, COL["r5"]] < 0.5).astype(int)
+    mean, std = x.mean(0), x.std(0)
+    std[std < 1e-9] = 1.0
+    svc = SVC(kernel="rbf", C=2.0, gamma=0.05).fit((x - mean) / std, y)
+    model = SvmModel.from_sklearn(svc, feature_names=list(FEATURE_NAMES), scale=1 / std,
+                                  offset=-mean / std)
+    model.save(tmp_path / "m.json")
+    loaded = SvmModel.load(tmp_path / "m.json")
+    np.testing.assert_allclose(loaded.decision(x), svc.decision_function((x - mean) / std),
+                               atol=1e-6)
+    method = BlockSvmMethod(tmp_path / "m.json")
+    blocks = compute_blocks(pages[0])
+    np.testing.assert_allclose(
+        method.scores(blocks), svc.decision_function((blocks.features - mean) / std), atol=1e-6
+    )
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL_PATH.is_file(), reason="shipped model not built yet")
+def test_shipped_model_extracts_the_article_and_drops_the_chrome() -> None:
+    model = SvmModel.load(DEFAULT_MODEL_PATH)
+    assert DEFAULT_MODEL_PATH.stat().st_size < 2_000_000
+    assert "utomo-big9-chaos" in " ".join(model.metadata["never_trained_on"])
+    result = BlockSvmMethod().extract(load_document(ARTICLE_PAGE))
+    text = result.text
+    for phrase in ("waves carried rocks", "inspect the sea wall", "since the winter of 1990"):
+        assert phrase in text
+    for noise in ("Culture and arts", "Ferry cancelled", "Copyright 2024", "Privacy"):
+        assert noise not in text
+    assert result.kept and set(result.kept) <= set(result.scores)
