@@ -18,7 +18,7 @@ from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
 from .options import DenoiseOptions
-from .page.classifier import PageClassifier
+from .page.classifier import PageClassifier, PageModel
 from .page.verdict import PageVerdict
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class Denoiser:
             opts = replace(opts, **overrides)
         self.options = opts
         self._method: Method = create_method(opts.method, opts.method_params)
-        self._classifier = PageClassifier(opts.rules)
+        self._classifier = PageClassifier(opts.rules, _page_model(opts.page_model))
         self._learner: SiteLearner | None = None
         self._owns_store = False
         if store is not False and (opts.templates or opts.line_stats):
@@ -208,6 +208,14 @@ class Denoiser:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _page_model(spec: str | None) -> PageModel | None:
+    if not spec:
+        return None
+    from .page.model import PageSvm
+
+    return PageSvm(None if spec == "default" else spec)
 
 
 def _content_hash(text: str) -> str:

@@ -27,6 +27,9 @@ class DenoiseOptions:
     skip_noise_pages: bool = True
     #: page filter threshold rules
     rules: PageRules = field(default_factory=PageRules)
+    #: page SVM behind the rules: ``default`` (the shipped model), a model file path, or
+    #: ``None`` for the rules alone
+    page_model: str | None = "default"
     #: per-method parameter overrides, e.g. ``{"cevc": {"alpha": 0.6}}``
     method_params: dict[str, dict[str, object]] = field(default_factory=dict)
     #: pages between writes of learned state to the store

@@ -304,7 +304,11 @@ def test_page_filter_marks_article_page() -> None:
         return response
 
     response = run(main)
-    assert response.meta["denoise"] == {"is_noise": False, "score": 0.0, "reason": "article"}
+    verdict = response.meta["denoise"]
+    # No rule fires on an article page, so the page SVM behind the rules decides.
+    assert verdict["is_noise"] is False
+    assert verdict["reason"] == "model"
+    assert 0.0 <= verdict["score"] < 0.5
     assert crawler.stats.get_value("denoise/pages/article") == 1
 
 

@@ -22,6 +22,11 @@ when the spider closes. A batch that fails is kept and retried with the next one
 three failures in a row the spider is closed (reason ``denoise_store_failed``) instead of
 crawling on into a database that is gone, and anything still unwritten at the end is
 reported as an error with its count.
+
+The pipeline registers a checkpoint hook with the runtime (``DenoiseRuntime.checkpoint``):
+the distributed scheduler acknowledges a request to the shared queue only after its article
+is in the database, so a crawler killed with articles still pending loses none of them (the
+requests are redelivered instead).
 """
 
 from __future__ import annotations
@@ -217,6 +222,8 @@ class StorePipeline:
         self.batch_size = max(1, config.store_batch)
         self._pending: list[ArticleRecord] = []
         self._failures = 0
+        self._writing = 0  # batches handed to the worker thread and not yet confirmed
+        runtime.add_checkpoint_hook(self._checkpoint)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -245,6 +252,12 @@ class StorePipeline:
                 len(self._pending),
                 extra={"spider": self.crawler.spider},
             )
+
+    async def _checkpoint(self) -> bool:
+        """Write the pending batch; ``True`` only if nothing is pending or still being
+        written (a batch another item started writing may yet fail and come back)."""
+        await self._flush()
+        return not self._pending and not self._writing
 
     def _record(self, adapter: ItemAdapter) -> ArticleRecord | None:
         fields = self.fields
@@ -289,9 +302,11 @@ class StorePipeline:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
+        self._writing += 1
         try:
             counts = await self.runtime.call(self._write_sync, batch)
         except Exception as exc:
+            self._writing -= 1
             self._pending = batch + self._pending
             self._failures += 1
             self.stats.inc_value("denoise/errors/store")
@@ -306,6 +321,7 @@ class StorePipeline:
             if self._failures >= _MAX_STORE_FAILURES:
                 self._close_spider("denoise_store_failed")
             return
+        self._writing -= 1
         self._failures = 0
         self.stats.inc_value("denoise/store/inserted", counts.inserted)
         self.stats.inc_value("denoise/store/updated", counts.updated)

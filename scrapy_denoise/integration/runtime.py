@@ -19,6 +19,13 @@ on ``spider_closed``, after the pipelines have written their last batch.
 The page filter parses a page to classify it and the extraction pipeline needs the same
 parse; the runtime keeps the last few article-page parses (keyed by URL and body digest) so
 that a page is parsed once between the two, not twice.
+
+For the distributed scheduler (:mod:`~scrapy_denoise.integration.distributed`) the runtime
+also offers a *checkpoint*: make everything the plugin was handed so far durable (articles
+written, learned state flushed), so that requests can be acknowledged to the shared queue
+only once their results are in the database; and it remembers *redelivered* URLs (requests
+a killed crawler had taken but not finished), whose learning is skipped when a committed
+fingerprint shows it was already counted.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import asyncio
 import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
 from urllib.parse import urlsplit
@@ -111,6 +118,10 @@ class DenoiseRuntime:
         self._denoiser: Denoiser | None = None
         self._store: Store | None = None
         self._documents: OrderedDict[tuple[str, bytes], Document] = OrderedDict()
+        self._checkpoint_hooks: list[Callable[[], Awaitable[bool]]] = []
+        # URLs of redelivered requests: added on the reactor thread before the page is
+        # downloaded, read and removed on the worker thread when it is extracted
+        self._redelivered: set[str] = set()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -191,6 +202,60 @@ class DenoiseRuntime:
     ) -> Article:
         return await self.call(self._extract_sync, body, url, headers, verdict)
 
+    # -- distributed crawls ----------------------------------------------------------
+
+    def add_checkpoint_hook(self, hook: Callable[[], Awaitable[bool]]) -> None:
+        """Register a component's "write what you hold" coroutine for :meth:`checkpoint`
+        (the store pipeline's pending batch); it returns ``False`` when something could
+        not be written."""
+        self._checkpoint_hooks.append(hook)
+
+    async def checkpoint(self) -> bool:
+        """Make every result handed to the plugin so far durable: run the components'
+        hooks (pending articles are written), then flush the learned site state.
+
+        Returns ``False`` if anything could not be written; the caller must then not
+        treat the pages as done. A crawler that never used the core has nothing to flush.
+        """
+        ok = True
+        for hook in list(self._checkpoint_hooks):
+            ok = await hook() and ok
+        if self._opening is None or self._closed:
+            return ok
+        try:
+            await self.call(self._flush_sync)
+        except Exception as exc:
+            self.crawler.stats.inc_value("denoise/errors/checkpoint")
+            logger.warning(
+                "could not flush learned state at a checkpoint: %s: %s",
+                type(exc).__name__,
+                _first_line(exc),
+                extra={"spider": self.crawler.spider},
+            )
+            return False
+        return ok
+
+    def note_redelivered(self, url: str) -> None:
+        """``url`` is being fetched again because the crawler that took it died.
+
+        Its page is learned only if no committed fingerprint shows that the dead crawler's
+        learning of it reached the database: otherwise RC and the line counts would count
+        the page twice. Reactor thread.
+        """
+        self._redelivered.add(url)
+
+    def _flush_sync(self) -> None:
+        if self._denoiser is not None:
+            self._denoiser.flush()
+
+    def _already_learned(self, url: str) -> bool:
+        """Worker thread: a redelivered page whose learning is already in the database."""
+        if url not in self._redelivered:
+            return False
+        self._redelivered.discard(url)
+        learner = self.denoiser.learner
+        return learner is not None and learner.page_history(url) is not None
+
     def _classify_sync(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
@@ -213,6 +278,9 @@ class DenoiseRuntime:
         doc = self._documents.pop(_body_key(url, body), None)
         if doc is None:
             doc = denoiser.load(body, url, headers)
+        if self._redelivered and self._already_learned(url):
+            self.crawler.stats.inc_value("denoise/distributed/relearn_skipped")
+            return denoiser.extract_document(doc, verdict=verdict, learn=False)
         return denoiser.extract_document(doc, verdict=verdict)
 
     # -- lifecycle --------------------------------------------------------------------

@@ -133,6 +133,14 @@ class DenoiseConfig:
         default_factory=dict,
         metadata=_doc("Per-method parameter overrides, e.g. ``{'cevc': {'alpha': 0.6}}``.", "dict"),
     )
+    page_model: str | None = field(
+        default=DenoiseOptions().page_model,
+        metadata=_doc(
+            "Page SVM behind the threshold rules: ``default`` (the shipped model), a model "
+            "file path (``scrapy-denoise train pages``), or empty for the rules alone.",
+            "optional_str",
+        ),
+    )
     max_bytes: int = field(
         default=DEFAULT_MAX_BYTES,
         metadata=_doc("Bytes of a page processed at most; the rest is cut.", "int"),
@@ -171,6 +179,15 @@ class DenoiseConfig:
             "Name of this process's batch of learned templates, when several processes "
             "crawl the same site into one database.",
             "str",
+        ),
+    )
+    worker_timeout: int = field(
+        default=120,
+        metadata=_doc(
+            "Distributed crawls (``scrapy_denoise.integration.distributed.RedisScheduler``): "
+            "seconds without a heartbeat after which a crawler counts as dead and the others "
+            "put the requests it had taken back into the shared queue.",
+            "int",
         ),
     )
     # -- page filter rules --------------------------------------------------------------
@@ -299,6 +316,7 @@ class DenoiseConfig:
             site_prefixes=self.site_prefixes,
             skip_noise_pages=self.skip_noise_pages,
             rules=self.rules(),
+            page_model=self.page_model,
             method_params=self.method_params,
             flush_every=self.flush_every,
             owner=self.owner,

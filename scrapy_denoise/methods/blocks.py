@@ -39,10 +39,12 @@ import numpy.typing as npt
 from ..document import BLOCK_TAGS, Document
 
 __all__ = [
+    "CONTEXT_NAMES",
     "FEATURE_NAMES",
     "UNIT_TAGS",
     "Blocks",
     "compute_blocks",
+    "context_features",
     "paper_features",
 ]
 
@@ -541,3 +543,67 @@ def _window_sum(values: FloatArray, radius: int) -> FloatArray:
     cumulative = np.cumsum(padded)
     width = 2 * radius + 1
     return np.asarray(cumulative[width:] - cumulative[:-width], dtype=np.float64)
+
+
+#: Second-stage features: the first-stage SVM margin of the block and of what surrounds it
+#: (reading-order neighbours, a window, the parent and grandparent blocks' subtrees, the
+#: page). Main text comes in runs inside one container; a block judged alone (the paper's
+#: weakness, §9) cannot see that, its neighbours' margins can.
+CONTEXT_NAMES: tuple[str, ...] = (
+    "s", "s_prev", "s_next", "p_window", "p_parent", "p_grand", "share_parent",
+    "share_grand", "p_page", "s_max", "log_len", "r5", "punct_density",
+)  # fmt: skip
+_MARGIN_CLIP = 3.0
+
+
+def context_features(
+    scores: FloatArray,
+    features: FloatArray,
+    parent_unit: list[int],
+    text_units: list[int],
+    own_len: list[int],
+) -> FloatArray:
+    """The :data:`CONTEXT_NAMES` matrix of one page from its first-stage margins.
+
+    ``p`` is the margin squashed to (0, 1); "p of a subtree" is the mean ``p`` of the text
+    blocks in it weighted by their own text length, so one long paragraph outweighs ten
+    menu items. Takes plain arrays (not :class:`Blocks`) so training can rebuild it from
+    cached pages.
+    """
+    n = len(scores)
+    out = np.zeros((n, len(CONTEXT_NAMES)))
+    if n == 0:
+        return out
+    s = np.clip(np.asarray(scores, dtype=np.float64), -_MARGIN_CLIP, _MARGIN_CLIP)
+    p = 1.0 / (1.0 + np.exp(-2.0 * s))
+    w = np.asarray([own_len[k] for k in text_units], dtype=np.float64)
+    units = len(parent_unit)
+    mass = [0.0] * units
+    weight = [0.0] * units
+    for r, k in enumerate(text_units):
+        mass[k] += float(w[r] * p[r])
+        weight[k] += float(w[r])
+    for k in range(units - 1, 0, -1):
+        q = parent_unit[k]
+        mass[q] += mass[k]
+        weight[q] += weight[k]
+    total = weight[0] + 1.0
+    out[:, 0] = s
+    out[0, 1] = -_MARGIN_CLIP
+    out[1:, 1] = s[:-1]
+    out[-1, 2] = -_MARGIN_CLIP
+    out[:-1, 2] = s[1:]
+    out[:, 3] = _window_sum(w * p, 3) / (_window_sum(w, 3) + 1.0)
+    ancestors = np.zeros((n, 4))
+    for r, k in enumerate(text_units):
+        a = parent_unit[k] if k else 0
+        g = parent_unit[a] if a > 0 else 0
+        ancestors[r] = (mass[a] / (weight[a] + 1.0), mass[g] / (weight[g] + 1.0),
+                        weight[a] / total, weight[g] / total)
+    out[:, 4:8] = ancestors
+    out[:, 8] = mass[0] / total
+    out[:, 9] = s.max()
+    out[:, 10] = features[:, _COL["log_len"]]
+    out[:, 11] = features[:, _COL["r5"]]
+    out[:, 12] = features[:, _COL["punct_density"]]
+    return out

@@ -101,6 +101,10 @@ def step_chart(
     """A cumulative total over labelled steps (e.g. templates learned per day)."""
     if not points:
         return _empty(title, "no data")
+    if len(points) == 1:
+        # One step is a single dot on an empty axis: say it in words instead.
+        label, value = points[0]
+        return _empty(title, f"all {value} on {label}")
     left, right, top, bottom = 44, 10, 24, 34
     plot_w, plot_h = width - left - right, height - top - bottom
     totals: list[int] = []
@@ -158,10 +162,12 @@ def hbar_chart(
     optional vertical marker (e.g. the count above which a line is removed)."""
     if not rows:
         return _empty(title, "no data")
-    label_w, right, top, row_h = 260, 60, 24, 18
+    label_w, right, top, row_h = 240, 80, 24, 18
     plot_w = width - label_w - right
     height = top + row_h * len(rows) + 22
-    scale = max(total, max(v for _, v in rows), 1)
+    # Scaled to the largest bar (or the marker), not to ``total``: noise lines on a few
+    # percent of pages would otherwise be slivers. The labels give the share of ``total``.
+    scale = max(max(v for _, v in rows), marker or 0, 1) * 1.15
     parts = [
         f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
         f'<text x="4" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
@@ -175,7 +181,8 @@ def hbar_chart(
             f"<title>{_e(label)}</title>{_e(short)}</text>"
             f'<rect x="{label_w}" y="{y + 2}" width="{max(w, 0.5):.1f}" height="{row_h - 5}" '
             f'fill="{colour}"><title>{_e(label)}: {value} of {total}</title></rect>'
-            f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" {_FONT} fill="#555">{value}</text>'
+            f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" {_FONT} fill="#555">{value}'
+            f"{_share(value, total)}</text>"
         )
     if marker is not None and 0 <= marker <= scale:
         x = label_w + plot_w * marker / scale
@@ -188,6 +195,10 @@ def hbar_chart(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _share(value: int, total: int) -> str:
+    return f" ({100 * value / total:.0f}%)" if total > 0 else ""
 
 
 def _fmt(value: float) -> str:

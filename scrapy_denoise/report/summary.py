@@ -260,17 +260,17 @@ main{padding:12px 20px;max-width:1400px}
 section.site{background:#fff;border:1px solid #d9d9de;border-radius:6px;padding:12px 16px;
  margin-bottom:16px}
 h2{font-size:16px;margin:0 0 8px;word-break:break-all}
-.tiles{display:flex;flex-wrap:wrap;gap:10px;margin-bottom:10px}
+.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 10px}
 .tile{border:1px solid #e3e3e8;border-radius:5px;padding:6px 10px;min-width:130px}
 .tile b{display:block;font-size:20px}
 .tile span{color:#666;font-size:12px}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:12px}
-.chart{width:100%;height:auto;background:#fff}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:12px 24px}
+.chart{width:100%;max-width:820px;height:auto;background:#fff}
 .note{color:#8a5a00;background:#fff8e1;border:1px solid #f3e0a8;border-radius:4px;
  padding:6px 10px;margin:8px 0}
 table{border-collapse:collapse;width:100%;font-size:13px;margin-top:8px}
 td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th.n,td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noise td{color:#a0135f}
 """
 
@@ -332,7 +332,7 @@ def _site_html(r: SiteReport) -> str:
         f'<p class="note">Noise pages by reason and the page filter\'s scores: '
         f"{_e(NOT_RECORDED)}.</p>"
         f'<div class="charts">{"".join(charts)}</div>'
-        "<table><thead><tr><th>pages</th><th>share</th><th>line (highlighted: removed as "
+        "<table><thead><tr><th class=n>pages</th><th class=n>share</th><th>line (highlighted: removed as "
         f"site noise, on more than {r.keep_limit} pages)</th></tr></thead>"
         f"<tbody>{table_rows or '<tr><td colspan=3>none counted</td></tr>'}</tbody></table>"
         "</section>"
