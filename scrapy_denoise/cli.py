@@ -151,12 +151,30 @@ def _cmd_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_existing_store(url: str) -> Any:
+    """A store that must already exist: reports read it, and must not leave an empty
+    database behind when the URL has a typo (SQLite creates any file it is pointed at)."""
+    from sqlalchemy.engine import make_url
+
+    from .store import Store, StoreError
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # malformed: let Store.open word the error
+        parsed = None
+    if parsed is not None and parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not Path(database).exists():
+            raise StoreError(f"no database file at {database}")
+    return Store.open(url, create=False)
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from urllib.request import urlopen
 
     from . import Denoiser
     from .report.page_report import build_page_report, write_page_report
-    from .store import Store
+    from .store import StoreError
 
     source: str = args.source
     if source.startswith(("http://", "https://")):
@@ -169,7 +187,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
         headers = None
         url = args.url or Path(source).resolve().as_uri()
     # A report only reads the store: an existing database, never created or learned into.
-    store = Store.open(args.store, create=False) if args.store else None
+    try:
+        store = _open_existing_store(args.store) if args.store else None
+    except StoreError as exc:
+        print(f"scrapy-denoise report: {exc}", file=sys.stderr)
+        return 2
     try:
         with Denoiser(method=args.method, store=store or False) as denoiser:
             report = build_page_report(body, url, headers, denoiser=denoiser)
@@ -184,9 +206,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_summary(args: argparse.Namespace) -> int:
     from .report.summary import collect_summary, format_summary, write_summary
-    from .store import Store
+    from .store import StoreError
 
-    store = Store.open(args.store, create=False)
+    try:
+        store = _open_existing_store(args.store)
+    except StoreError as exc:
+        print(f"scrapy-denoise summary: {exc}", file=sys.stderr)
+        return 2
     try:
         sites = collect_summary(store, top_lines=args.top_lines)
     finally:

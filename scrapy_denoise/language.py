@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import stopwordsiso
+from lxml import etree
 
 from .document import Document
 
@@ -193,7 +194,10 @@ def _body_sample(doc: Document) -> str:
     """
     parts: list[str] = []
     size = 0
-    for _, text in doc.iter_text(0):
+    if not doc.nodes:
+        return ""
+    # lxml's text iterator (same pieces as Document.iter_text, at C speed); elements only.
+    for text in doc.body.itertext(etree.Element):
         if text.isspace():
             continue
         parts.append(text)

@@ -6,10 +6,17 @@ Shared by ``test_report.py`` and ``test_report_browser.py``; every URL points at
 
 from __future__ import annotations
 
+import random
+from datetime import UTC, datetime
+
+from scrapy_denoise.methods.linestats import line_hash
+from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store, TemplateText
+
 EVIL = "http://127.0.0.1:9"
 SITE = "https://news.example"
 
-#: What the hostile page tries; none of it may survive into a report.
+#: What the hostile page tries; none of it may survive into a report. (``<embed>`` comes
+#: last: libxml2 does not know it is a void element and nests what follows inside it.)
 HOSTILE = f"""<!DOCTYPE html>
 <html><head><title>Hostile page</title>
 <meta http-equiv="refresh" content="0;url={EVIL}/refresh">
@@ -36,12 +43,13 @@ style keeps the story going, because the council's decision is expected next mon
 <div data-denoise-fate="kept" data-denoise-id="0">A fake annotation the page made itself.</div>
 </article>
 <iframe src="{EVIL}/frame" srcdoc="<script>parent.document.title='PWNED'</script>"></iframe>
-<object data="{EVIL}/object"></object><embed src="{EVIL}/embed">
+<object data="{EVIL}/object"></object>
 <svg><script>document.title='PWNED'</script><a xlink:href="javascript:alert(1)">s</a></svg>
 <noframes><p title="</noframes><img src=x onerror=document.title='PWNED'>">nf</p></noframes>
 <form action="{EVIL}/submit"><button formaction="javascript:alert(1)">Send</button></form>
 <script>document.body.appendChild(document.createElement('div')).id = 'pwned';</script>
 <footer><p>Copyright News Example</p></footer>
+<embed src="{EVIL}/embed">
 </body></html>
 """
 
@@ -50,7 +58,7 @@ NAV = (
     '</li><li><a href="/sport/">Sport</a></li><li><a href="/culture/">Culture</a></li></ul>'
     "</nav>"
 )
-FOOTER = '<footer><p>Copyright 2024 News Example Ltd. All rights reserved.</p></footer>'
+FOOTER = "<footer><p>Copyright 2024 News Example Ltd. All rights reserved.</p></footer>"
 TOPICS = [
     "tram line extension",
     "harbour festival",
@@ -72,20 +80,114 @@ TOPICS = [
 FOLLOW = "Follow News Example for more stories from the city"
 
 
+_WORDS = [
+    "council",
+    "residents",
+    "budget",
+    "tram",
+    "harbour",
+    "river",
+    "school",
+    "market",
+    "station",
+    "bridge",
+    "museum",
+    "mayor",
+    "funding",
+    "plans",
+    "summer",
+    "winter",
+    "vote",
+    "report",
+    "study",
+    "traffic",
+    "housing",
+    "park",
+    "noise",
+    "teachers",
+    "nurses",
+    "drivers",
+    "shops",
+    "families",
+    "visitors",
+    "weather",
+    "costs",
+    "delays",
+    "repairs",
+]
+
+
+def _sentence(rng: random.Random, words: int) -> str:
+    picked = [rng.choice(_WORDS) for _ in range(words)]
+    return " ".join(picked).capitalize() + "."
+
+
 def site_page(i: int) -> tuple[str, str]:
-    """(url, html) of article ``i`` of the small site: shared nav and footer, own story."""
+    """(url, html) of article ``i`` of the small site: shared nav and footer, own story.
+
+    The story's paragraphs are drawn at random per page: pages that differ only in a topic
+    word are near-duplicates the template library rightly learns as templates.
+    """
     topic = TOPICS[i % len(TOPICS)]
+    rng = random.Random(i)
     url = f"{SITE}/2024/05/{topic.replace(' ', '-')}-{i}.html"
+    paragraphs = [" ".join(_sentence(rng, 12) for _ in range(3)) for _ in range(3)]
+    # Links that change from page to page: no template, and the method drops them.
+    related = "".join(
+        f'<li><a href="/story/{i}-{k}.html">{_sentence(rng, 5)}</a></li>' for k in range(3)
+    )
     page = f"""<html><head><title>{topic.title()} - News Example</title></head><body>
 {NAV}
 <div class="story"><h1>All about the {topic}</h1>
-<p>Reporters spent the week looking into the {topic}, talking to residents, officials and
-experts about what it means for the city and its budget in the coming years ({i}).</p>
+<p>Reporters spent the week looking into the {topic}. {paragraphs[0]}</p>
 {FOLLOW}
-<p>Most people we met had an opinion on the {topic}; some were worried about the cost,
-others welcomed the change and hoped the work would start before the end of the year.</p>
-<p>The council will publish its decision on the {topic} next month, after a final vote.</p>
+<p>{paragraphs[1]}</p>
+<p>{paragraphs[2]}</p>
 </div>
+<aside class="related"><ul>{related}</ul></aside>
 {FOOTER}
 </body></html>"""
     return url, page
+
+
+def fill_store(store: Store) -> None:
+    """Two sites with line counts, templates, fingerprints and (for one) dated articles."""
+    now = datetime(2024, 6, 1, 12, tzinfo=UTC)
+    for site, pages, lines in (
+        ("https://a.example", 120, {"Home": 118, "Subscribe now": 60, "<script>x</script>": 9}),
+        ("https://b.example", 7, {"Contact": 7}),
+    ):
+        store.apply(
+            SiteDelta(
+                site=site,
+                pages=pages,
+                line_counts={line_hash(t): n for t, n in lines.items()},
+                line_texts={line_hash(t): t for t in lines},
+                templates=(TemplateText("li", "Home", 5), TemplateText("p", "Copyright", 4)),
+            )
+        )
+        store.record_fingerprints(
+            [PageVisit(f"{site}/p{i}.html", site, f"h{i}", now) for i in range(pages // 10 + 1)]
+        )
+    store.upsert_articles(
+        [
+            ArticleRecord(
+                url=f"https://a.example/p{i}.html",
+                site="https://a.example",
+                text=f"story {i}",
+                title=f"Story {i}",
+                published=datetime(2023, 1 + i % 12, 1, tzinfo=UTC),
+                lang="en",
+                fetched_at=now,
+            )
+            for i in range(30)
+        ]
+        + [
+            ArticleRecord(
+                url="https://a.example/undated.html",
+                site="https://a.example",
+                text="undated",
+                fetched_at=now,
+            )
+        ]
+    )

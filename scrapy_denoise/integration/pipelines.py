@@ -222,7 +222,8 @@ class StorePipeline:
         self.batch_size = max(1, config.store_batch)
         self._pending: list[ArticleRecord] = []
         self._failures = 0
-        self._writing = 0  # batches handed to the worker thread and not yet confirmed
+        # batches handed to the worker thread and not yet confirmed written
+        self._writing: list[list[ArticleRecord]] = []
         runtime.add_checkpoint_hook(self._checkpoint)
 
     @classmethod
@@ -254,10 +255,22 @@ class StorePipeline:
             )
 
     async def _checkpoint(self) -> bool:
-        """Write the pending batch; ``True`` only if nothing is pending or still being
-        written (a batch another item started writing may yet fail and come back)."""
+        """Write every article received so far; ``True`` once all of them are confirmed
+        in the database. Articles arriving meanwhile are not waited for (they belong to
+        requests the checkpoint does not acknowledge), but a batch another item started
+        writing must be confirmed too: it may yet fail and come back."""
+        before = self._unconfirmed()
+        if not before:
+            return True
         await self._flush()
-        return not self._pending and not self._writing
+        left = {id(r) for r in self._unconfirmed()}
+        return not any(id(r) in left for r in before)
+
+    def _unconfirmed(self) -> list[ArticleRecord]:
+        records = list(self._pending)
+        for batch in self._writing:
+            records.extend(batch)
+        return records
 
     def _record(self, adapter: ItemAdapter) -> ArticleRecord | None:
         fields = self.fields
@@ -302,11 +315,11 @@ class StorePipeline:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
-        self._writing += 1
+        self._writing.append(batch)
         try:
             counts = await self.runtime.call(self._write_sync, batch)
         except Exception as exc:
-            self._writing -= 1
+            self._done_writing(batch)
             self._pending = batch + self._pending
             self._failures += 1
             self.stats.inc_value("denoise/errors/store")
@@ -321,11 +334,14 @@ class StorePipeline:
             if self._failures >= _MAX_STORE_FAILURES:
                 self._close_spider("denoise_store_failed")
             return
-        self._writing -= 1
+        self._done_writing(batch)
         self._failures = 0
         self.stats.inc_value("denoise/store/inserted", counts.inserted)
         self.stats.inc_value("denoise/store/updated", counts.updated)
         self.stats.inc_value("denoise/store/unchanged", counts.unchanged)
+
+    def _done_writing(self, batch: list[ArticleRecord]) -> None:
+        self._writing = [b for b in self._writing if b is not batch]
 
     def _write_sync(self, batch: Sequence[ArticleRecord]) -> UpsertCounts:
         store = self.runtime.store

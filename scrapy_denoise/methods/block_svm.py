@@ -5,22 +5,30 @@ matrix product, and the own text of the blocks on the main-text side is output i
 order, one paragraph per line. The model is a JSON parameter file read once per process
 (:class:`~scrapy_denoise.models.svm.SvmModel`); scikit-learn is not needed at run time.
 
-Two small corrections after the classifier, each kept because it measurably helped on
-development pages (numbers in the training report):
+The paper judges each block alone and names that as its weakness (§9: blocks mixing text
+and noise, no context). When the model file carries a second-stage model (in its metadata,
+``context_model``, same format), the first-stage margins of each block's neighbours, parent
+and grandparent blocks and page (:func:`~.blocks.context_features`) are scored by it and
+its margin decides; on development pages this stacking added about 3 F1 points.
 
-* *smoothing*: in reading order, a block whose two neighbours are both kept is kept when its
-  margin is only mildly negative, and a kept block whose neighbours are both dropped is
-  dropped when its margin is only mildly positive (main text comes in runs, §9 of the paper
-  names blocks judged alone as its weakness);
-* *fallback*: a page where no block clears the margin keeps its single best block, since an
-  article page with no text at all is the worst possible answer for a crawl of articles.
+After the classifier: a page where no block clears the margin keeps its single best block
+(*fallback*), since an article page with no text at all is the worst answer for a crawl of
+articles; optional *smoothing* flips mild margins that disagree with both neighbours.
+
+Inference runs the kernel products with BLAS pinned to one thread (threadpoolctl, which
+scikit-learn brings): for matrices this small, OpenBLAS's worker threads spin and cost two
+to four times the CPU of the product itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,31 +36,71 @@ import numpy.typing as npt
 from ..document import Document
 from ..models.svm import SvmModel
 from .base import Extraction
-from .blocks import FEATURE_NAMES, Blocks, compute_blocks
+from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks, context_features
 
-__all__ = ["DEFAULT_MODEL_PATH", "BlockSvmMethod", "load_model"]
+__all__ = ["DEFAULT_MODEL_PATH", "BlockSvmMethod", "LoadedModel", "load_model", "select_rows"]
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "blocks.json"
 
 _LOCK = threading.Lock()
+IntArray = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedModel:
+    """A block model ready to score: the SVM(s) and the feature columns each reads."""
+
+    model: SvmModel
+    columns: IntArray
+    context: SvmModel | None
+    context_columns: IntArray | None
+    #: margin above which a block is kept (stored by the trainer, 0 by default)
+    threshold: float
+
+
+def _columns(model: SvmModel, names: tuple[str, ...], what: str) -> IntArray:
+    missing = [name for name in model.feature_names if name not in names]
+    if missing:
+        raise ValueError(f"{what} uses features this version does not compute: {missing}")
+    return np.asarray([names.index(name) for name in model.feature_names], dtype=np.intp)
 
 
 @lru_cache(maxsize=4)
-def _load(path: str) -> tuple[SvmModel, npt.NDArray[np.intp]]:
+def _load(path: str) -> LoadedModel:
     model = SvmModel.load(path)
-    missing = [name for name in model.feature_names if name not in FEATURE_NAMES]
-    if missing:
-        raise ValueError(f"{path}: model uses features this version does not compute: {missing}")
-    columns = np.asarray([FEATURE_NAMES.index(name) for name in model.feature_names])
-    return model, columns
+    columns = _columns(model, FEATURE_NAMES, path)
+    raw: Any = model.metadata.get("context_model")
+    context = SvmModel.from_dict(raw) if raw else None
+    context_columns = _columns(context, CONTEXT_NAMES, f"{path} (context model)") if context \
+        else None
+    threshold = float(model.metadata.get("threshold", 0.0))
+    return LoadedModel(model, columns, context, context_columns, threshold)
 
 
-def load_model(path: str | Path | None = None) -> tuple[SvmModel, npt.NDArray[np.intp]]:
-    """The model at ``path`` (default: the shipped one) and the feature columns it reads;
-    loaded once per process and path."""
+def load_model(path: str | Path | None = None) -> LoadedModel:
+    """The model at ``path`` (default: the shipped one); loaded once per process and path."""
     key = str(Path(path).resolve()) if path is not None else str(DEFAULT_MODEL_PATH)
     with _LOCK:
         return _load(key)
+
+
+@lru_cache(maxsize=1)
+def _blas_controller() -> Any:
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - scikit-learn depends on it
+        return None
+    return ThreadpoolController().select(user_api="blas")
+
+
+@contextlib.contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    controller = _blas_controller()
+    if controller is None or not controller.lib_controllers:
+        yield
+        return
+    with controller.limit(limits=1):
+        yield
 
 
 class BlockSvmMethod:
@@ -64,25 +112,38 @@ class BlockSvmMethod:
         self,
         model_path: str | Path | None = None,
         *,
-        threshold: float = 0.0,
+        threshold: float | None = None,
         smooth_margin: float = 0.0,
         fallback: bool = True,
+        context: bool = True,
     ) -> None:
         self.model_path = model_path
-        self.threshold = float(threshold)
+        #: None: the threshold stored in the model file
+        self.threshold = threshold
         self.smooth_margin = float(smooth_margin)
         self.fallback = fallback
+        #: use the second-stage (context) model when the file has one
+        self.context = context
 
     def scores(self, blocks: Blocks) -> npt.NDArray[np.float64]:
-        """SVM margin of every text unit (row of ``blocks.features``); positive = main."""
+        """Final margin of every text unit (row of ``blocks.features``); positive = main."""
         if not blocks.text_units:
             return np.zeros(0)
-        model, columns = load_model(self.model_path)
-        return model.decision(blocks.features[:, columns])
+        loaded = load_model(self.model_path)
+        with _one_blas_thread():
+            first = loaded.model.decision(blocks.features[:, loaded.columns])
+            if not self.context or loaded.context is None or loaded.context_columns is None:
+                return first
+            ctx = context_features(first, blocks.features, blocks.parent_unit,
+                                   blocks.text_units, blocks.own_len)
+            return loaded.context.decision(ctx[:, loaded.context_columns])
 
     def select(self, scores: npt.NDArray[np.float64]) -> list[int]:
         """Rows to keep, given the margins in reading order (smoothing and fallback)."""
-        return select_rows(scores, self.threshold, self.smooth_margin, self.fallback)
+        threshold = self.threshold
+        if threshold is None:
+            threshold = load_model(self.model_path).threshold
+        return select_rows(scores, threshold, self.smooth_margin, self.fallback)
 
     def extract(self, doc: Document) -> Extraction:
         blocks = compute_blocks(doc)

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from ..document import load_document
 from ..encoding import decode
-from ..methods.blocks import FEATURE_NAMES, compute_blocks
+from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
 from .svm import SvmModel
 
 __all__ = [
@@ -59,6 +59,8 @@ __all__ = [
 
 POSITIVE_MATCH = 0.5
 NEGATIVE_MATCH = 0.1
+#: margin of the context SVM above which a block is kept (chosen on dev pages, see report)
+DEFAULT_THRESHOLD = 0.25
 #: datasets whose *dev* pages are trained on
 TRAIN_DATASETS = ("cleaneval", "dragnet", "l3s-gn1", "wcxb")
 #: datasets never read by training (a measure of how the model does on unseen sites)
@@ -112,6 +114,14 @@ class PageExamples:
     match: FloatArray
     tokens: FloatArray
     texts: list[str]
+    #: the block structure :func:`~scrapy_denoise.methods.blocks.context_features` needs
+    parent_unit: list[int]
+    text_units: list[int]
+    own_len: list[int]
+
+    def context(self, scores: FloatArray) -> FloatArray:
+        return context_features(scores, self.features, self.parent_unit, self.text_units,
+                                self.own_len)
 
 
 def page_examples(
@@ -121,7 +131,8 @@ def page_examples(
     text = decode(html).text if isinstance(html, bytes) else html
     blocks = compute_blocks(load_document(text))
     match, tokens = block_matches(blocks.texts, truth)
-    return PageExamples(page_id, dataset, blocks.features, match, tokens, blocks.texts)
+    return PageExamples(page_id, dataset, blocks.features, match, tokens, blocks.texts,
+                        blocks.parent_unit, blocks.text_units, blocks.own_len)
 
 
 def labels(match: FloatArray) -> npt.NDArray[np.int64]:
@@ -165,19 +176,19 @@ def collect(
 
 
 def _sample(
+    matrices: list[FloatArray],
     pages: list[PageExamples],
-    columns: list[int],
     per_class: int,
     rng: np.random.Generator,
 ) -> tuple[FloatArray, npt.NDArray[np.int64]]:
-    """Balanced sample: every page contributes at most its share, then noise is sampled
-    down to the size of the main-text class (the paper's balancing, §6 step 2)."""
+    """Balanced sample of the labelled blocks: noise is sampled down to the size of the
+    main-text class (the paper's balancing, §6 step 2), both capped at ``per_class``."""
     xs: list[FloatArray] = []
     ys: list[npt.NDArray[np.int64]] = []
-    for page in pages:
+    for x_page, page in zip(matrices, pages, strict=True):
         y = labels(page.match)
         keep = y >= 0
-        xs.append(page.features[keep][:, columns])
+        xs.append(x_page[keep])
         ys.append(y[keep])
     x = np.concatenate(xs)
     y = np.concatenate(ys)
@@ -189,35 +200,29 @@ def _sample(
     return x[chosen], y[chosen]
 
 
-def fit_model(
-    pages: list[PageExamples],
+def _fit_svm(
+    x: FloatArray,
+    y: npt.NDArray[np.int64],
+    names: list[str],
     *,
-    features: Iterable[str] = DEFAULT_FEATURES,
-    per_class: int = 2000,
-    search_per_class: int = 1000,
-    grid: dict[str, list[float]] | None = None,
-    folds: int = 10,
-    seed: int = 0,
-    progress: Progress = print,
-    metadata: dict[str, Any] | None = None,
+    grid: dict[str, list[float]],
+    search_per_class: int,
+    folds: int,
+    seed: int,
+    progress: Progress,
+    what: str,
 ) -> tuple[SvmModel, dict[str, Any]]:
-    """Scale, grid-search C and gamma (``folds``-fold CV), fit; returns model and report."""
+    """Standardise, choose C and gamma by ``folds``-fold CV on a subsample, fit on all."""
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
 
-    names = list(features)
-    columns = [FEATURE_NAMES.index(name) for name in names]
     rng = np.random.default_rng(seed)
-    x, y = _sample(pages, columns, per_class, rng)
     mean = x.mean(axis=0)
     std = x.std(axis=0)
     std[std < 1e-9] = 1.0
-    scale = 1.0 / std
-    offset = -mean / std
+    scale, offset = 1.0 / std, -mean / std
     z = x * scale + offset
-    report: dict[str, Any] = {"train_examples": len(y), "train_positive": int(y.sum())}
-    grid = grid or {"C": [1.0, 4.0, 16.0], "gamma": [0.01, 0.03, 0.1]}
-    search_rows = np.sort(np.concatenate([
+    rows = np.sort(np.concatenate([
         rng.choice(np.flatnonzero(y == c), min(search_per_class, int((y == c).sum())),
                    replace=False)
         for c in (0, 1)
@@ -230,31 +235,92 @@ def fit_model(
         scoring="accuracy",
         n_jobs=1,
     )
-    search.fit(z[search_rows], y[search_rows])
+    search.fit(z[rows], y[rows])
     best = {k: float(v) for k, v in search.best_params_.items()}
     progress(
-        f"grid search ({folds}-fold, {len(search_rows)} examples): best {best}, "
+        f"{what}: grid search ({folds}-fold, {len(rows)} examples) chose {best}, "
         f"CV accuracy {search.best_score_:.4f} ({time.process_time() - start:.0f} s CPU)"
     )
-    report.update(
-        cv_accuracy=float(search.best_score_),
-        C=best["C"],
-        gamma=best["gamma"],
-        grid=grid,
-        cv_examples=len(search_rows),
-        folds=folds,
-    )
-    svc = SVC(kernel="rbf", C=best["C"], gamma=best["gamma"], cache_size=500)
-    svc.fit(z, y)
-    report["support_vectors"] = len(svc.support_)
-    progress(f"fitted on {len(y)} examples: {len(svc.support_)} support vectors")
+    svc = SVC(kernel="rbf", C=best["C"], gamma=best["gamma"], cache_size=500).fit(z, y)
+    progress(f"{what}: fitted on {len(y)} examples, {len(svc.support_)} support vectors")
+    report = {"examples": len(y), "cv_accuracy": round(float(search.best_score_), 4),
+              "C": best["C"], "gamma": best["gamma"], "grid": grid, "cv_examples": len(rows),
+              "folds": folds, "support_vectors": len(svc.support_)}
+    model = SvmModel.from_sklearn(svc, feature_names=names, scale=scale, offset=offset,
+                                  classes=["noise", "main"])
+    return model, report
+
+
+#: C and gamma candidates (gamma in units of 1 / number of features)
+GRID_C = [1.0, 4.0, 16.0]
+GRID_GAMMA = [0.25, 0.5, 1.0]
+
+
+def fit_model(
+    pages: list[PageExamples],
+    *,
+    features: Iterable[str] = DEFAULT_FEATURES,
+    per_class: int = 2000,
+    context_per_class: int = 1500,
+    search_per_class: int = 600,
+    cross_fit: int = 3,
+    folds: int = 10,
+    threshold: float = DEFAULT_THRESHOLD,
+    seed: int = 0,
+    progress: Progress = print,
+    metadata: dict[str, Any] | None = None,
+) -> tuple[SvmModel, dict[str, Any]]:
+    """Fit the block SVM and its context (second-stage) SVM; returns model and report.
+
+    The context model must learn from first-stage margins like those it will see on new
+    pages, not from margins on the first stage's own training blocks, so those are
+    *cross-fitted*: the pages are split into ``cross_fit`` groups (stable hash), and each
+    group is scored by a first-stage model fitted without it.
+    """
+    names = list(features)
+    columns = [FEATURE_NAMES.index(name) for name in names]
+    matrices = [page.features[:, columns] for page in pages]
+    rng = np.random.default_rng(seed)
+    gamma = [g / len(names) for g in GRID_GAMMA]
+    grid = {"C": GRID_C, "gamma": gamma}
+    x, y = _sample(matrices, pages, per_class, rng)
+    first, first_report = _fit_svm(
+        x, y, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
+        progress=progress, what="block SVM",
+    )  # fmt: skip
+    group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
+    margins: list[FloatArray] = [np.zeros(0)] * len(pages)
+    for g in range(cross_fit):
+        inside = [i for i, k in enumerate(group) if k != g]
+        xg, yg = _sample([matrices[i] for i in inside], [pages[i] for i in inside],
+                         per_class, rng)
+        from sklearn.svm import SVC
+
+        z = xg * first.scale + first.offset
+        svc = SVC(kernel="rbf", C=first_report["C"], gamma=first_report["gamma"],
+                  cache_size=500).fit(z, yg)
+        fold_model = SvmModel.from_sklearn(svc, feature_names=names, scale=first.scale,
+                                           offset=first.offset)
+        for i, k in enumerate(group):
+            if k == g:
+                margins[i] = fold_model.decision(matrices[i]) if len(matrices[i]) else \
+                    np.zeros(0)
+        progress(f"cross-fitted margins {g + 1}/{cross_fit}")
+    contexts = [page.context(m) for page, m in zip(pages, margins, strict=True)]
+    ctx_names = list(CONTEXT_NAMES)
+    cx, cy = _sample(contexts, pages, context_per_class, rng)
+    ctx_grid = {"C": GRID_C, "gamma": [g / len(ctx_names) for g in GRID_GAMMA]}
+    context, context_report = _fit_svm(
+        cx, cy, ctx_names, grid=ctx_grid, search_per_class=search_per_class, folds=folds,
+        seed=seed, progress=progress, what="context SVM",
+    )  # fmt: skip
+    report: dict[str, Any] = {"block_svm": first_report, "context_svm": context_report,
+                              "threshold": threshold, "cross_fit": cross_fit}
     meta = dict(metadata or {})
     meta.update(report)
-    model = SvmModel.from_sklearn(
-        svc, feature_names=names, scale=scale, offset=offset,
-        classes=["noise", "main"], metadata=meta,
-    )  # fmt: skip
-    return model, report
+    meta["context_model"] = context.to_dict()
+    first.metadata = meta
+    return first, report
 
 
 def train_blocks(
@@ -291,6 +357,7 @@ def train_blocks(
         pages, features=features, per_class=per_class, seed=seed, progress=progress,
         metadata=metadata,
     )  # fmt: skip
+    report = dict(report)
     out = Path(out_path)
     model.save(out)
     report.update(

@@ -63,7 +63,7 @@ def bar_chart(
         f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
         f'<text x="{left}" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
     ]
-    for frac in (0, 0.5, 1):
+    for frac in _ticks(peak):
         y = top + plot_h * (1 - frac)
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
@@ -122,16 +122,14 @@ def step_chart(
         f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
         f'<text x="{left}" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
     ]
-    for frac in (0, 0.5, 1):
+    for frac in _ticks(peak):
         y = top + plot_h * (1 - frac)
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>'
             f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" {_FONT} fill="#555">'
             f"{_e(_fmt(peak * frac))}</text>"
         )
-    parts.append(
-        f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>'
-    )
+    parts.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
     for x, t, (label, value) in zip(xs, totals, points, strict=True):
         y = top + plot_h * (1 - t / peak)
         parts.append(
@@ -195,6 +193,12 @@ def hbar_chart(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _ticks(peak: float) -> tuple[float, ...]:
+    """Fractions of ``peak`` to draw grid lines at: the middle only when it is a whole
+    number, since the charts count things."""
+    return (0.0, 0.5, 1.0) if (peak / 2).is_integer() else (0.0, 1.0)
 
 
 def _share(value: int, total: int) -> str:

@@ -37,6 +37,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 import lxml.etree as etree
 
@@ -170,9 +171,10 @@ def build_page_report(
     root = display_tree(body, headers, doc, max_bytes=denoiser.options.max_bytes)
     shown = align_nodes(root, doc) if root is not None else None
     if shown is None or root is None:
+        if root is not None:
+            notes.append("shown without the page's inline CSS (its tree could not be aligned)")
         root = fallback_tree(doc)
         shown = align_nodes(root, doc)
-        notes.append("shown without the page's inline CSS (its tree could not be re-aligned)")
     assert shown is not None  # the copy of doc.root aligns by construction
     original = list(doc.nodes)
     parent0 = list(doc.parent)
@@ -181,7 +183,6 @@ def build_page_report(
     links0 = list(doc.link_count)
     images0 = list(doc.image_count)
     index0 = {el: i for i, el in enumerate(original)}
-    units0 = {el: " ".join("".join(el.itertext()).split()) for el in original}
 
     verdict = denoiser.classify_document(doc)
     article = denoiser.extract_document(doc, learn=learn, verdict=verdict)
@@ -210,8 +211,9 @@ def build_page_report(
     final_lines = article.text.split("\n") if article.text else []
     removed_by_stats = _subsequence_gaps(out_lines, final_lines)
     if removed_by_stats is None:
-        notes.append("the method's output could not be matched with the article; fates are "
-                     "approximate")
+        notes.append(
+            "the method's output could not be matched with the article; fates are approximate"
+        )
         removed_by_stats = [False] * len(out_lines)
 
     # Rendered lines of the page, each owned by its innermost block element.
@@ -239,7 +241,7 @@ def build_page_report(
     blocks: list[tuple[int, BlockInfo]] = []
     for i in template_tops:
         el = original[i]
-        text = units0[el]
+        text = " ".join("".join(el.itertext()).split())  # detached, but its subtree is intact
         blocks.append(
             (
                 i,
@@ -310,9 +312,7 @@ def build_page_report(
     infos = []
     for k, (i0, info) in enumerate(blocks):
         info.id = k
-        target = shown[i0]
-        target.set("data-denoise-id", str(k))
-        target.set("data-denoise-fate", info.fate)
+        _annotate(shown[i0], info)
         infos.append(info)
     framed = serialize_document(root, _frame_css())
     if rc is not None:
@@ -328,6 +328,86 @@ def build_page_report(
         framed_html=framed,
         notes=notes,
     )
+
+
+#: Children that end a run of loose text (``<br>`` too: it ends a line).
+_RUN_BREAKS = BLOCK_TAGS
+#: What a line's status means for the run of text that shows it.
+_STATUS_FATE = {"kept": "kept", "linestats": "linestats", "dropped": "method"}
+
+
+def _annotate(el: etree._Element, info: BlockInfo) -> None:
+    """Mark a block in the shown page: the element itself, or for a container that mixes
+    its own loose text with block children, each run of that text.
+
+    Tinting the whole container would paint its children (judged separately) in the
+    container's colour too: a ``<div>`` whose one loose line was removed by line statistics
+    would make the kept paragraphs inside it look removed.
+    """
+    el.set("data-denoise-id", str(info.id))
+    if info.fate == "template" or not any(
+        isinstance(c.tag, str) and c.tag in _RUN_BREAKS and c.tag != "br" for c in el
+    ):
+        el.set("data-denoise-fate", info.fate)
+        return
+    status = {row["text"]: row["status"] for row in info.lines}
+    for span in _wrap_runs(el):
+        text = " ".join("".join(_visible_text(span)).split())
+        state = status.get(text)
+        if state is None:
+            state = next(
+                (st for line, st in status.items() if line and (line in text or text in line)),
+                None,
+            )
+        span.set("data-denoise-id", str(info.id))
+        span.set("data-denoise-fate", _STATUS_FATE[state] if state else info.fate)
+
+
+def _visible_text(el: etree._Element) -> list[str]:
+    parts = [el.text or ""]
+    for child in el.iterdescendants():
+        if child.tag != "style":
+            parts.append(child.text or "")
+        parts.append(child.tail or "")
+    return parts
+
+
+def _wrap_runs(el: etree._Element) -> list[etree._Element]:
+    """Wrap each run of loose text and inline children between ``el``'s block children in a
+    ``<span>`` (runs without visible text are left alone); returns the spans."""
+    spans: list[etree._Element] = []
+    after: etree._Element | None = None  # the block child the current run follows
+    text: str | None = el.text
+    el.text = None
+    members: list[etree._Element] = []
+
+    def close() -> None:
+        visible = (text or "").strip() or any(
+            (m.tail or "").strip() or (m.tag != "style" and "".join(_visible_text(m)).strip())
+            for m in members
+        )
+        if not visible:
+            if after is None:
+                el.text = text
+            else:
+                after.tail = text
+            return
+        span = etree.Element("span")
+        span.text = text
+        el.insert(el.index(after) + 1 if after is not None else 0, span)
+        for member in members:
+            span.append(member)  # moves the member with its tail
+        spans.append(span)
+
+    for child in list(el):
+        if isinstance(child.tag, str) and child.tag in _RUN_BREAKS:
+            close()
+            after, text, members = child, child.tail, []
+            child.tail = None
+        else:
+            members.append(child)
+    close()
+    return spans
 
 
 def _subsequence_gaps(full: list[str], kept: list[str]) -> list[bool] | None:
@@ -385,9 +465,9 @@ def _inside(doc: Document, kept: list[int]) -> list[bool]:
     return out
 
 
-def _attribute(page_lines: list[str], preferred: list[bool], out_lines: list[str]) -> list[
-    list[int]
-]:
+def _attribute(
+    page_lines: list[str], preferred: list[bool], out_lines: list[str]
+) -> list[list[int]]:
     """Page line positions each output line came from, matched in document order.
 
     Exact text first (in a kept subtree if possible, then anywhere after the last match,
@@ -402,11 +482,7 @@ def _attribute(page_lines: list[str], preferred: list[bool], out_lines: list[str
     out: list[list[int]] = []
     for line in out_lines:
         hit = _exact(where.get(line, []), pointer, preferred, used)
-        hits: list[int] = []
-        if hit is not None:
-            hits = [hit]
-        else:
-            hits = _partial(page_lines, line, pointer, used)
+        hits = [hit] if hit is not None else _partial(page_lines, line, pointer, used)
         if hits:
             used.update(hits)
             pointer = hits[-1] + 1
@@ -460,9 +536,7 @@ def _line_counts(
     snapshot = learner.store.load_site(site)
     rc = snapshot.pages_processed
     wanted = {page_lines[p] for p in status}
-    counts = {
-        line: snapshot.line_counts.get(line_hash(normalise_line(line)), 0) for line in wanted
-    }
+    counts = {line: snapshot.line_counts.get(line_hash(normalise_line(line)), 0) for line in wanted}
     return counts, rc, keep_limit(rc, learner.line_params.per_pages)
 
 
@@ -521,7 +595,7 @@ def _label(el: etree._Element) -> str:
 
 
 def _path(nodes: list[etree._Element], parent: list[int], i: int, depth: int = 5) -> str:
-    parts = []
+    parts: list[str] = []
     j = i
     while j >= 0 and len(parts) < depth:
         parts.append(_label(nodes[j]).strip("<>"))
@@ -577,6 +651,8 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 10px;margin:0}
 dt{color:#666}
 dd{margin:0;word-break:break-word}
 .hint{color:#777;margin:0}
+#block-panel{position:sticky;top:-6px;z-index:1;background:#fff;max-height:48vh;overflow:auto;
+ margin:0 -12px;padding:1px 12px 8px;border-bottom:1px solid #e3e3e8}
 .fate{font-weight:600}
 .text p{margin:0 0 6px}
 .text del{color:#e7298a}
@@ -686,11 +762,16 @@ _OUTER_JS = """
       pinned = el ? +el.getAttribute("data-denoise-id") : null;
       if (el) { show(pinned, false); }
     }, true);
-    // The article is what the report is about: start there rather than at the masthead.
+    // The article is what the report is about: start there rather than at the masthead
+    // (centred: a page's sticky header would cover a block scrolled to the top).
     var first = d.querySelector('[data-denoise-fate="kept"]');
-    if (first && first !== d.body) { first.scrollIntoView({block: "start"}); }
+    if (first && first !== d.body) { first.scrollIntoView({block: "center"}); }
     var root = document.documentElement;
-    root.setAttribute("data-frame-blocks", d.querySelectorAll("[data-denoise-fate]").length);
+    var ids = {};
+    Array.prototype.forEach.call(d.querySelectorAll("[data-denoise-id]"), function (el) {
+      ids[el.getAttribute("data-denoise-id")] = true;
+    });
+    root.setAttribute("data-frame-blocks", Object.keys(ids).length);
     root.setAttribute("data-frame-scripts", d.querySelectorAll("script").length);
     root.setAttribute("data-frame-title", d.title);
     root.setAttribute("data-frame-body", d.body.childElementCount);
@@ -767,7 +848,7 @@ def render_page_report(report: PageReport) -> str:
     meta = "".join(
         f"<dt>{_e(k)}</dt><dd>{_e(v) if v else '<i>none</i>'}</dd>" for k, v in meta_rows
     )
-    text_parts = []
+    text_parts: list[str] = []
     for line, removed in report.method_lines:
         if removed:
             text_parts.append(f'<p><del title="removed by line statistics">{_e(line)}</del></p>')
@@ -806,7 +887,7 @@ def render_page_report(report: PageReport) -> str:
 <body>
 <header>
 <h1>What scrapy-denoise decided</h1>
-<div class="url">{_e(report.url) or "<i>no URL</i>"}</div>
+<div class="url" title="{_e(report.url)}">{_e(unquote(report.url)) or "<i>no URL</i>"}</div>
 <ul class="legend" id="legend">{legend}</ul>
 </header>
 {banner}
@@ -817,9 +898,11 @@ def render_page_report(report: PageReport) -> str:
  srcdoc="{_e(report.framed_html)}"></iframe>
 </section>
 <aside>
+<div id="block-panel">
 <h2>Block</h2>
-<div id="block-details"><p class="hint">Point at a block in the page (click to pin it) or
-pick one from the list below.</p></div>
+<div id="block-details"><p class="hint">Point at a block in the page (click to pin it, click
+outside blocks to unpin) or pick one from the list below.</p></div>
+</div>
 <h2>Article</h2>
 <dl>{meta}</dl>
 <h2>Extracted text</h2>

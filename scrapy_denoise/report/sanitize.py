@@ -156,10 +156,7 @@ def display_tree(
     """
     if {"binary", "empty"} & set(doc.warnings):
         return None
-    if isinstance(body, str):
-        text = body[:max_bytes]
-    else:
-        text = decode(body[:max_bytes], headers).text
+    text = body[:max_bytes] if isinstance(body, str) else decode(body[:max_bytes], headers).text
     text = normalise_text(text)
     if "unclosed_title" in doc.warnings:
         text = _OPEN_TITLE.sub("", text, count=1)

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, func, select
 
 from ..methods.linestats import LineParams, keep_limit
-from ..store import Store, SiteSummary
+from ..store import SiteSummary, Store
 from ..store.schema import Base
 from .charts import bar_chart, hbar_chart, step_chart
 
@@ -41,6 +41,9 @@ NOT_RECORDED = (
     "not recorded in the store (the page filter's verdicts and scores are not stored; "
     "noise pages are skipped before any learning)"
 )
+
+#: No script, no loads: the summary is static HTML with inline CSS and SVG.
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 _SITES: Table = Base.metadata.tables["sites"]
 _ARTICLES: Table = Base.metadata.tables["articles"]
@@ -180,7 +183,11 @@ def time_bins(days: dict[str, int]) -> list[tuple[str, int]]:
         start, stop, unit = first.toordinal(), last.toordinal(), "day"
     elif span <= 8 * 366:
         keys = [(f"{d.year:04d}-{d.month:02d}", n) for d, n in parsed]
-        start, stop, unit = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1, "month"
+        start, stop, unit = (
+            first.year * 12 + first.month - 1,
+            last.year * 12 + last.month - 1,
+            "month",
+        )
     else:
         keys = [(f"{d.year:04d}", n) for d, n in parsed]
         start, stop, unit = first.year, last.year, "year"
@@ -208,14 +215,14 @@ def time_bins(days: dict[str, int]) -> list[tuple[str, int]]:
 def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
     """The terminal version: one block per site."""
     head = f"Store {store_url}: " if store_url else ""
-    lines = [f"{head}{len(sites)} site{'s' if len(sites) != 1 else ''}"]
+    lines = [f"{head}{_plural(len(sites), 'site')}"]
     for r in sites:
         s = r.summary
         lines.append("")
         lines.append(s.site)
         lines.append(f"  pages learned from (RC)  {s.pages_processed}")
         lines.append(
-            f"  URLs fingerprinted       {s.fingerprints} ({r.visits} visits, "
+            f"  URLs fingerprinted       {s.fingerprints} ({_plural(r.visits, 'visit')}, "
             f"{r.changed_urls} with changed content)"
         )
         lines.append(f"  noise pages by reason    {NOT_RECORDED}")
@@ -275,6 +282,10 @@ tr.noise td{color:#a0135f}
 """
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _e(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
@@ -283,7 +294,7 @@ def _site_html(r: SiteReport) -> str:
     s = r.summary
     tiles = [
         (s.pages_processed, "pages learned from (RC)"),
-        (s.fingerprints, f"URLs fingerprinted ({r.visits} visits)"),
+        (s.fingerprints, f"URLs fingerprinted ({_plural(r.visits, 'visit')})"),
         (s.articles, "articles stored"),
         (s.templates, "templates learned"),
         (r.changed_urls, "URLs whose content changed"),
@@ -315,9 +326,7 @@ def _site_html(r: SiteReport) -> str:
         "</tr>"
         for line in s.top_lines
     )
-    langs = ", ".join(
-        f"{_e(k)} {v}" for k, v in sorted(r.languages.items(), key=lambda kv: -kv[1])
-    )
+    langs = ", ".join(f"{_e(k)} {v}" for k, v in sorted(r.languages.items(), key=lambda kv: -kv[1]))
     seen = ""
     if r.first_seen and r.last_seen:
         seen = (
@@ -332,8 +341,9 @@ def _site_html(r: SiteReport) -> str:
         f'<p class="note">Noise pages by reason and the page filter\'s scores: '
         f"{_e(NOT_RECORDED)}.</p>"
         f'<div class="charts">{"".join(charts)}</div>'
-        "<table><thead><tr><th class=n>pages</th><th class=n>share</th><th>line (highlighted: removed as "
-        f"site noise, on more than {r.keep_limit} pages)</th></tr></thead>"
+        "<table><thead><tr><th class=n>pages</th><th class=n>share</th><th>line "
+        f"(highlighted: removed as site noise, on more than {r.keep_limit} pages)</th></tr>"
+        "</thead>"
         f"<tbody>{table_rows or '<tr><td colspan=3>none counted</td></tr>'}</tbody></table>"
         "</section>"
     )
@@ -342,7 +352,7 @@ def _site_html(r: SiteReport) -> str:
 def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> str:
     sites = list(sites)
     body = "".join(_site_html(r) for r in sites) or "<p>The store has no sites yet.</p>"
-    totals = defaultdict(int)
+    totals: defaultdict[str, int] = defaultdict(int)
     for r in sites:
         totals["articles"] += r.summary.articles
         totals["templates"] += r.summary.templates
@@ -351,15 +361,16 @@ def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> 
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Denoise store summary</title>
 <style>{_CSS}</style>
 </head>
 <body>
 <header><h1>What the store learned</h1>
-<div class="sub">{_e(store_url)}: {len(sites)} sites, {totals["pages"]} pages learned from,
-{totals["articles"]} articles, {totals["templates"]} templates</div></header>
+<div class="sub">{_e(store_url)}: {_plural(len(sites), "site")},
+{totals["pages"]} pages learned from, {totals["articles"]} articles,
+{totals["templates"]} templates</div></header>
 <main>{body}</main>
 </body>
 </html>

@@ -1,0 +1,607 @@
+"""Distributed crawls: several crawler processes share one Redis queue and one database.
+
+Run the same spider in N processes with::
+
+    SCHEDULER = "scrapy_denoise.integration.distributed.RedisScheduler"
+    DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
+    REDIS_URL = "redis://127.0.0.1:6379/0"
+    DENOISE_DATABASE_URL = "postgresql+psycopg://user@host/db"
+
+and a different ``-s DENOISE_OWNER=worker-N`` per process (``docs/distributed.md`` has the
+whole recipe). ``python -m scrapy_denoise.integration.distributed status|reset`` shows or
+clears a crawl's Redis keys.
+
+Why not scrapy-redis's own scheduler? With scrapy-redis 0.9.1 on Scrapy 2.19 its queue,
+dupefilter and request serialisation work, but as a *distributed* crawl its documented
+configuration fails in four ways, which :class:`RedisScheduler` (a subclass) fixes:
+
+1. **Workers quit early.** A crawler closes when it is idle, and with a shared queue it is
+   idle whenever the queue is momentarily empty: at the start, when one worker has taken
+   the only start request, and at the end, while another worker is still extracting the
+   page that yields the next links. With three workers on flink-blog, two closed after 2 s
+   without a page and one crawled everything. Here a worker closes only when the crawl is
+   done: something was queued, the queue is empty and *no* worker holds an unfinished
+   request, checked in one Redis script.
+2. **The first worker to close wipes the crawl.** With ``SCHEDULER_PERSIST = False`` (the
+   default) a closing worker deletes the shared queue and dupefilter under the others.
+   This scheduler never deletes them; ``reset`` does, between crawls.
+3. **A killed worker loses requests.** scrapy-redis pops a request and forgets it: if the
+   process dies before the page is done, the request is neither queued nor fetchable again
+   (the dupefilter has it). Here a pop atomically moves the request into the worker's
+   *processing* hash, and it is acknowledged (deleted) only at a checkpoint, after the
+   page's article and learned state are in the database (``DenoiseRuntime.checkpoint``). A
+   restarted worker (same ``DENOISE_OWNER``) puts its unfinished requests back first; the
+   other workers do it for a worker silent for ``DENOISE_WORKER_TIMEOUT`` seconds.
+4. **Enqueueing is two calls** (dupefilter ``SADD``, then queue ``ZADD``), a window in which
+   the queue looks empty although a request is on its way; here it is one script.
+
+No ``RedisSpider`` is needed: every worker's ``start()`` yields the start request and the
+shared dupefilter keeps one. (On Scrapy >= 2.13 ``RedisSpider.start_requests`` is never
+called: it reads its Redis start URLs only when the spider first goes idle, and its
+``MAX_IDLE_TIME_BEFORE_CLOSE`` clock is a class attribute set at import time, so a worker
+either never closes or closes at the first idle moment of a long crawl.)
+
+What a crash costs: nothing in articles (unfinished requests are fetched again and upserts
+are idempotent) and, in learned state, nothing either in the normal case: a redelivered page
+is learned again only if no committed fingerprint shows its learning reached the database.
+The one exception is a kill between the two transactions of a learner flush (site state,
+then fingerprints): that flush's pages, at most ``DENOISE_FLUSH_EVERY``, are counted twice.
+
+Limits: one Redis server (not Redis Cluster: the scripts touch keys they derive), requests
+must be serialisable (callbacks are spider methods), the order is the priority queue's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import os
+import secrets
+import socket
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.misc import load_object
+from scrapy_redis import connection
+from scrapy_redis.queue import PriorityQueue
+from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
+
+from .runtime import DenoiseRuntime
+from .settings import DenoiseConfig
+
+if TYPE_CHECKING:
+    from redis import Redis
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+    from twisted.internet.defer import Deferred
+    from twisted.internet.task import LoopingCall
+
+__all__ = [
+    "REDELIVERED",
+    "CrawlKeys",
+    "CrawlStatus",
+    "RedisScheduler",
+    "crawl_status",
+    "main",
+    "reset",
+]
+
+logger = logging.getLogger(__name__)
+
+#: ``request.meta`` flag of a request put back after its worker died.
+REDELIVERED = "denoise_redelivered"
+
+_DEFAULT_QUEUE_KEY = "%(spider)s:requests"
+_DEFAULT_DUPEFILTER_KEY = "%(spider)s:dupefilter"
+
+# KEYS: dupefilter, queue, enqueued counter; ARGV: fingerprint, score, request, filter?
+_ENQUEUE = """
+if ARGV[4] == '1' and redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('INCR', KEYS[3])
+return 1
+"""
+# KEYS: queue, own processing hash, popped counters; ARGV: token, owner
+_POP = """
+local found = redis.call('ZRANGE', KEYS[1], 0, 0)
+if #found == 0 then return false end
+redis.call('ZREM', KEYS[1], found[1])
+redis.call('HSET', KEYS[2], ARGV[1], found[1])
+redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+return found[1]
+"""
+# KEYS: processing hash, queue; ARGV: token, score, request (flagged as redelivered)
+_REQUEUE = """
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+return 1
+"""
+# KEYS: queue, owners, enqueued counter; ARGV: processing hash prefix
+_DONE = """
+if tonumber(redis.call('GET', KEYS[3]) or '0') == 0 then return 0 end
+if redis.call('ZCARD', KEYS[1]) > 0 then return 0 end
+for _, owner in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if redis.call('HLEN', ARGV[1] .. owner) > 0 then return 0 end
+end
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlKeys:
+    """The Redis keys of one distributed crawl; all but the dupefilter's derive from the
+    queue key (``SCHEDULER_QUEUE_KEY``), so one prefix names a whole crawl."""
+
+    queue: str
+    dupefilter: str
+
+    @classmethod
+    def for_spider(cls, settings: BaseSettings, spider_name: str) -> CrawlKeys:
+        values = {"spider": spider_name}
+        queue = settings.get("SCHEDULER_QUEUE_KEY") or _DEFAULT_QUEUE_KEY
+        dupefilter = settings.get("SCHEDULER_DUPEFILTER_KEY") or _DEFAULT_DUPEFILTER_KEY
+        return cls(queue % values, dupefilter % values)
+
+    @property
+    def owners(self) -> str:
+        return f"{self.queue}:owners"
+
+    @property
+    def heartbeats(self) -> str:
+        return f"{self.queue}:heartbeats"
+
+    @property
+    def enqueued(self) -> str:
+        return f"{self.queue}:enqueued"
+
+    @property
+    def popped(self) -> str:
+        return f"{self.queue}:popped"
+
+    @property
+    def processing_prefix(self) -> str:
+        return f"{self.queue}:processing:"
+
+    def processing(self, owner: str) -> str:
+        return self.processing_prefix + owner
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlStatus:
+    """A snapshot of a distributed crawl, for ``status`` and for tests."""
+
+    queued: int
+    enqueued: int
+    seen: int
+    processing: dict[str, int]
+    popped: dict[str, int]
+    heartbeat_age: dict[str, float]
+
+    @property
+    def done(self) -> bool:
+        return self.enqueued > 0 and self.queued == 0 and not any(self.processing.values())
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def _now(server: Redis) -> float:
+    """Redis's clock, so that heartbeats of workers on different machines compare."""
+    seconds, micros = server.time()
+    return float(seconds) + micros / 1e6
+
+
+def _owners(server: Redis, keys: CrawlKeys) -> list[str]:
+    return sorted(_text(o) for o in server.smembers(keys.owners))
+
+
+def crawl_status(server: Redis, keys: CrawlKeys) -> CrawlStatus:
+    now = _now(server)
+    owners = _owners(server, keys)
+    beats = {_text(k): _text(v) for k, v in server.hgetall(keys.heartbeats).items()}
+    return CrawlStatus(
+        queued=int(server.zcard(keys.queue)),
+        enqueued=int(server.get(keys.enqueued) or 0),
+        seen=int(server.scard(keys.dupefilter)),
+        processing={o: int(server.hlen(keys.processing(o))) for o in owners},
+        popped={_text(k): int(v) for k, v in server.hgetall(keys.popped).items()},
+        heartbeat_age={o: now - _Heartbeat.parse(v).time for o, v in beats.items()},
+    )
+
+
+def reset(server: Redis, keys: CrawlKeys) -> int:
+    """Delete every key of the crawl (queue, dupefilter, processing hashes, bookkeeping);
+    returns how many existed. Only between crawls: the workers must be stopped."""
+    names = [keys.queue, keys.dupefilter, keys.owners, keys.heartbeats]
+    names += [keys.enqueued, keys.popped]
+    names += [keys.processing(o) for o in _owners(server, keys)]
+    return int(server.delete(*names))
+
+
+@dataclass(frozen=True, slots=True)
+class _Heartbeat:
+    time: float
+    host: str
+    pid: int
+
+    def dump(self) -> str:
+        return f"{self.time:.3f}|{self.pid}|{self.host}"
+
+    @classmethod
+    def parse(cls, raw: str) -> _Heartbeat:
+        time, pid, host = raw.split("|", 2)
+        return cls(float(time), host, int(pid))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RedisScheduler(_ScrapyRedisScheduler):  # type: ignore[misc]
+    """scrapy-redis's scheduler made safe for several workers (see the module docstring)."""
+
+    def __init__(self, server: Redis, **kwargs: Any) -> None:
+        super().__init__(server, **kwargs)
+        self.crawler: Crawler | None = None
+        self.runtime: DenoiseRuntime | None = None
+        self.owner = "default"
+        self.worker_timeout = 120.0
+        self.checkpoint_every = 50
+        self.keys: CrawlKeys | None = None
+        self._taken: dict[str, Request] = {}
+        self._token_prefix = secrets.token_hex(4) + "-"
+        self._tokens = itertools.count()
+        self._since_checkpoint = 0
+        self._checkpointing = False
+        self._registered = False
+        self._closing = False
+        self._heartbeat: LoopingCall | None = None
+        self._scripts: dict[str, Any] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
+        scheduler: RedisScheduler = super().from_crawler(crawler)
+        config = DenoiseConfig.from_settings(crawler.settings)
+        scheduler.crawler = crawler
+        scheduler.runtime = DenoiseRuntime.for_crawler(crawler, use_core=False)
+        scheduler.owner = config.owner
+        scheduler.worker_timeout = float(max(config.worker_timeout, 1))
+        scheduler.checkpoint_every = max(config.flush_every, 1)
+        queue_cls = crawler.settings.get("SCHEDULER_QUEUE_CLASS")
+        if queue_cls and load_object(queue_cls) is not PriorityQueue:
+            logger.warning("SCHEDULER_QUEUE_CLASS is ignored: RedisScheduler keeps a priority queue")
+        if crawler.settings.getbool("SCHEDULER_FLUSH_ON_START"):
+            logger.warning(
+                "SCHEDULER_FLUSH_ON_START is ignored: a starting worker must not wipe the "
+                "others' queue; run `python -m scrapy_denoise.integration.distributed reset`"
+            )
+        crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        return scheduler
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def open(self, spider: Spider) -> None:
+        self.spider = spider
+        self.queue = PriorityQueue(
+            server=self.server,
+            spider=spider,
+            key=self.queue_key % {"spider": spider.name},
+            serializer=self.serializer,
+        )
+        if not self.df:
+            self.df = load_object(self.dupefilter_cls).from_spider(spider)
+        if not hasattr(self.df, "key") or not hasattr(self.df, "request_fingerprint"):
+            raise ValueError(
+                "RedisScheduler needs a Redis dupefilter shared by the workers: "
+                'DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"'
+            )
+        self.keys = CrawlKeys(self.queue.key, self.df.key)
+        for name, source in (
+            ("enqueue", _ENQUEUE),
+            ("pop", _POP),
+            ("requeue", _REQUEUE),
+            ("done", _DONE),
+        ):
+            self._scripts[name] = self.server.register_script(source)
+        self._claim_owner()
+        put_back = self._requeue(self.owner)
+        self._inc("denoise/distributed/requeued_own", put_back)
+        from twisted.internet.task import LoopingCall
+
+        self._heartbeat = LoopingCall(self._beat)
+        self._heartbeat.start(min(5.0, self.worker_timeout / 4), now=False)
+        logger.info(
+            "distributed crawl: worker %r on queue %r (%d requests queued; %d unfinished "
+            "requests of this worker put back)",
+            self.owner,
+            self.keys.queue,
+            len(self.queue),
+            put_back,
+            extra={"spider": spider},
+        )
+
+    def close(self, reason: str) -> Deferred[None]:
+        return deferred_from_coro(self._close(reason))
+
+    async def _close(self, reason: str) -> None:
+        self._closing = True
+        if self._heartbeat is not None and self._heartbeat.running:
+            self._heartbeat.stop()
+        if not self._registered or self.keys is None:
+            return
+        if self._taken:
+            await self._checkpoint()
+        if self._taken:
+            logger.info(
+                "%d unfinished requests stay in worker %r's processing list: they are redone "
+                "when it restarts, or by another worker after DENOISE_WORKER_TIMEOUT",
+                len(self._taken),
+                self.owner,
+                extra={"spider": self.spider},
+            )
+        self.server.hdel(self.keys.heartbeats, self.owner)
+
+    def _claim_owner(self) -> None:
+        """Refuse to run as an owner another live process is running as: two processes
+        with one owner would share a processing list and a template batch."""
+        assert self.keys is not None
+        raw = self.server.hget(self.keys.heartbeats, self.owner)
+        if raw:
+            beat = _Heartbeat.parse(_text(raw))
+            age = _now(self.server) - beat.time
+            same_host = beat.host == socket.gethostname()
+            dead = same_host and beat.pid != os.getpid() and not _pid_alive(beat.pid)
+            if age < self.worker_timeout and not dead:
+                logger.error(
+                    "DENOISE_OWNER %r is in use by a live crawler (%s, pid %d, heartbeat "
+                    "%.0f s ago): give every worker its own owner",
+                    self.owner,
+                    beat.host,
+                    beat.pid,
+                    age,
+                    extra={"spider": self.spider},
+                )
+                raise CloseSpider("denoise_owner_in_use")
+        self._beat()
+        self.server.sadd(self.keys.owners, self.owner)
+        self._registered = True
+
+    def _beat(self) -> None:
+        assert self.keys is not None
+        beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
+        self.server.hset(self.keys.heartbeats, self.owner, beat.dump())
+
+    # -- the queue ----------------------------------------------------------------------
+
+    def enqueue_request(self, request: Request) -> bool:
+        assert self.keys is not None
+        filtered = not request.dont_filter
+        fingerprint = self.df.request_fingerprint(request) if filtered else ""
+        added = self._scripts["enqueue"](
+            keys=[self.keys.dupefilter, self.keys.queue, self.keys.enqueued],
+            args=[fingerprint, -request.priority, self.queue._encode_request(request), int(filtered)],
+        )
+        if not added:
+            self.df.log(request, self.spider)
+            return False
+        self._inc("scheduler/enqueued/redis")
+        return True
+
+    def next_request(self) -> Request | None:
+        assert self.keys is not None
+        token = f"{self._token_prefix}{next(self._tokens)}"
+        processing = self.keys.processing(self.owner)
+        data = self._scripts["pop"](
+            keys=[self.keys.queue, processing, self.keys.popped], args=[token, self.owner]
+        )
+        if data is None:
+            return None
+        try:
+            request: Request = self.queue._decode_request(data)
+        except Exception:
+            logger.exception("dropping a queued request that cannot be decoded")
+            self.server.hdel(processing, token)
+            self._inc("denoise/distributed/undecodable")
+            return None
+        self._taken[token] = request
+        self._inc("scheduler/dequeued/redis")
+        if request.meta.get(REDELIVERED):
+            self._inc("denoise/distributed/redelivered")
+            if self.runtime is not None:
+                self.runtime.note_redelivered(request.url)
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every:
+            self._schedule_checkpoint()
+        return request
+
+    def _requeue(self, owner: str) -> int:
+        """Put ``owner``'s unfinished requests back into the queue, flagged as redelivered;
+        each move is atomic and exclusive, so two workers adopting at once cannot both."""
+        assert self.keys is not None
+        processing = self.keys.processing(owner)
+        serializer = self.queue.serializer  # scrapy-redis's default when none is set
+        moved = 0
+        for token, data in self.server.hgetall(processing).items():
+            obj = serializer.loads(data)
+            meta = obj.get("meta") or {}
+            meta[REDELIVERED] = True
+            obj["meta"] = meta
+            moved += int(
+                self._scripts["requeue"](
+                    keys=[processing, self.keys.queue],
+                    args=[token, -int(obj.get("priority") or 0), serializer.dumps(obj)],
+                )
+            )
+        return moved
+
+    # -- checkpoints: acknowledge finished requests -------------------------------------
+
+    def _schedule_checkpoint(self) -> None:
+        # Later, not now: the request just popped is added to the engine's in-progress set
+        # only after next_request() returns, and must not look finished.
+        from twisted.internet import reactor
+
+        reactor.callLater(0, self._start_checkpoint)
+
+    def _start_checkpoint(self) -> None:
+        if self._checkpointing or self._closing:
+            return
+        self._checkpointing = True
+
+        def done(result: Any) -> Any:
+            self._checkpointing = False
+            return result
+
+        deferred_from_coro(self._checkpoint()).addBoth(done)
+
+    def _finished_tokens(self) -> list[str]:
+        """Taken requests the engine is done with: downloaded, parsed, and every item
+        through the pipelines. ``[]`` if the engine's in-progress set cannot be read (then
+        requests are acknowledged when the worker is idle or closes)."""
+        engine = getattr(self.crawler, "engine", None)
+        inprogress = getattr(getattr(engine, "_slot", None), "inprogress", None)
+        if inprogress is None:
+            return list(self._taken) if self._idle() else []
+        return [token for token, request in self._taken.items() if request not in inprogress]
+
+    def _idle(self) -> bool:
+        engine = getattr(self.crawler, "engine", None)
+        try:
+            return bool(engine is not None and engine.spider_is_idle())
+        except Exception:
+            return False
+
+    async def _checkpoint(self) -> bool:
+        """Write what the finished requests produced, then acknowledge them."""
+        assert self.keys is not None
+        finished = self._finished_tokens()
+        if not finished:
+            return True
+        self._since_checkpoint = 0
+        ok = True if self.runtime is None else await self.runtime.checkpoint()
+        if not ok:
+            self._inc("denoise/distributed/checkpoint_failed")
+            return False
+        self.server.hdel(self.keys.processing(self.owner), *finished)
+        for token in finished:
+            self._taken.pop(token, None)
+        self._inc("denoise/distributed/acknowledged", len(finished))
+        self._inc("denoise/distributed/checkpoints")
+        return True
+
+    # -- when is the crawl done? --------------------------------------------------------
+
+    def spider_idle(self, spider: Spider) -> None:
+        """Keep an idle worker open while any worker may still produce requests."""
+        if self._closing or self.keys is None:
+            return
+        if self._taken:
+            self._start_checkpoint()
+            raise DontCloseSpider
+        self._adopt_orphans()
+        if self._scripts["done"](
+            keys=[self.keys.queue, self.keys.owners, self.keys.enqueued],
+            args=[self.keys.processing_prefix],
+        ):
+            popped = int(self.server.hget(self.keys.popped, self.owner) or 0)
+            if not popped:
+                logger.info(
+                    "nothing to crawl: the queue %r is empty and its dupefilter has seen the "
+                    "start requests; reset the crawl's keys to crawl again",
+                    self.keys.queue,
+                    extra={"spider": spider},
+                )
+            return
+        raise DontCloseSpider
+
+    def _adopt_orphans(self) -> None:
+        """Requeue the unfinished requests of workers whose heartbeat stopped."""
+        assert self.keys is not None
+        now = _now(self.server)
+        beats = {_text(k): _text(v) for k, v in self.server.hgetall(self.keys.heartbeats).items()}
+        for owner in _owners(self.server, self.keys):
+            if owner == self.owner:
+                continue
+            raw = beats.get(owner)
+            if raw is not None and now - _Heartbeat.parse(raw).time < self.worker_timeout:
+                continue
+            moved = self._requeue(owner)
+            if moved:
+                self._inc("denoise/distributed/adopted", moved)
+                logger.warning(
+                    "worker %r is gone (no heartbeat for %d s): %d of its unfinished requests "
+                    "put back into the queue",
+                    owner,
+                    int(self.worker_timeout),
+                    moved,
+                    extra={"spider": self.spider},
+                )
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.stats is not None and count:
+            self.stats.inc_value(key, count)
+
+
+# -- command line -----------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m scrapy_denoise.integration.distributed",
+        description="Show or clear the Redis keys of a distributed crawl.",
+    )
+    parser.add_argument("action", choices=("status", "reset"))
+    parser.add_argument("--spider", required=True, help="the spider's name (e.g. news)")
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    parser.add_argument("--queue-key", default=_DEFAULT_QUEUE_KEY, help="SCHEDULER_QUEUE_KEY")
+    parser.add_argument(
+        "--dupefilter-key", default=_DEFAULT_DUPEFILTER_KEY, help="SCHEDULER_DUPEFILTER_KEY"
+    )
+    args = parser.parse_args(argv)
+    from scrapy.settings import Settings
+
+    settings = Settings(
+        {
+            "REDIS_URL": args.redis_url,
+            "SCHEDULER_QUEUE_KEY": args.queue_key,
+            "SCHEDULER_DUPEFILTER_KEY": args.dupefilter_key,
+        }
+    )
+    server = connection.from_settings(settings)
+    keys = CrawlKeys.for_spider(settings, args.spider)
+    if args.action == "reset":
+        print(f"deleted {reset(server, keys)} keys of {keys.queue!r}")
+        return 0
+    status = crawl_status(server, keys)
+    print(
+        f"queue {keys.queue!r}: {status.queued} queued, {status.enqueued} enqueued in all, "
+        f"{status.seen} URLs seen; {'done' if status.done else 'not done'}"
+    )
+    for owner in sorted(set(status.processing) | set(status.popped)):
+        age = status.heartbeat_age.get(owner)
+        print(
+            f"  {owner}: {status.popped.get(owner, 0)} taken, "
+            f"{status.processing.get(owner, 0)} unfinished, "
+            + ("no heartbeat (stopped)" if age is None else f"heartbeat {age:.0f} s ago")
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

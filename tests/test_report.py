@@ -1,0 +1,286 @@
+"""Page report and store summary: hostile pages stay inert, fates are right, counts add up."""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from lxml import html as lxml_html
+from report_pages import EVIL, FOLLOW, HOSTILE, SITE, fill_store, site_page
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.cli import main
+from scrapy_denoise.report.page_report import (
+    FATES,
+    PageReport,
+    build_page_report,
+    render_page_report,
+)
+from scrapy_denoise.report.sanitize import sanitize_css
+from scrapy_denoise.report.summary import collect_summary, format_summary, render_summary_html
+from scrapy_denoise.store import Store
+
+# -- hostile content ----------------------------------------------------------------------
+
+
+class _Tokens(HTMLParser):
+    """What a browser's tokenizer sees: start tags with attributes, and script contents."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts[-1] += data
+
+
+def _tokens(markup: str) -> _Tokens:
+    parser = _Tokens()
+    parser.feed(markup)
+    parser.close()
+    return parser
+
+
+@pytest.fixture(scope="module")
+def hostile() -> tuple[PageReport, str]:
+    with Denoiser(store=False) as denoiser:
+        report = build_page_report(
+            HOSTILE.encode(), f"{SITE}/2024/05/hostile.html", denoiser=denoiser
+        )
+    return report, render_page_report(report)
+
+
+def _assert_inert(markup: str) -> None:
+    """No way to run script or load anything in ``markup`` (a framed page document)."""
+    tokens = _tokens(markup)
+    banned = {"script", "iframe", "frame", "object", "embed", "applet", "link", "base", "svg"}
+    banned |= {"math", "noframes", "noembed", "template", "portal"}
+    for tag, attrs in tokens.tags:
+        assert tag not in banned, tag
+        if tag == "meta":
+            assert (attrs.get("http-equiv") or "").lower() != "refresh"
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (tag, name)
+            assert name not in ("srcdoc", "formaction", "action", "xlink:href", "src")
+            compact = re.sub(r"\s", "", value or "").lower()
+            assert "javascript:" not in compact, (tag, name, value)
+            if name not in ("data-denoise-href",):
+                assert EVIL not in (value or ""), (tag, name, value)
+    lowered = markup.lower()
+    assert "url(" not in lowered
+    assert "@import" not in lowered
+    assert "<script" not in lowered
+
+
+def test_framed_page_is_inert(hostile: tuple[PageReport, str]) -> None:
+    report, _ = hostile
+    _assert_inert(report.framed_html)
+    # The policy comes first in <head>, before anything it governs.
+    head = report.framed_html.split("<head>", 1)[1]
+    first_two = re.findall(r"<meta[^>]*>", head)[:2]
+    assert any("Content-Security-Policy" in m for m in first_two)
+    assert "default-src 'none'; style-src 'unsafe-inline'; img-src data:" in report.framed_html
+    # Text from the page is still there, as text.
+    tree = lxml_html.fromstring(report.framed_html)
+    text = " ".join(tree.itertext())
+    assert '</iframe><script>alert(1)</script> plan was "too expensive"' in " ".join(text.split())
+    assert 'A "quoted" headline </iframe> with tags' in " ".join(text.split())
+
+
+def test_page_cannot_fake_annotations(hostile: tuple[PageReport, str]) -> None:
+    report, _ = hostile
+    tree = lxml_html.fromstring(report.framed_html)
+    annotated = tree.xpath("//*[@data-denoise-id]")
+    # Exactly our blocks, numbered 0..n-1 once each, fates from the legend.
+    ids = {int(el.get("data-denoise-id")) for el in annotated}
+    assert ids == set(range(len(report.blocks)))
+    # The page's own data-denoise-* on its div were replaced by the report's annotation.
+    (fake,) = [el for el in tree.iter("div") if "fake annotation" in (el.text or "")]
+    block = report.blocks[int(fake.get("data-denoise-id"))]
+    assert "fake annotation" in block.text and fake.get("data-denoise-fate") == block.fate
+    for el in tree.xpath("//*[@data-denoise-fate]"):
+        assert el.get("data-denoise-fate") in FATES
+
+
+def test_outer_report_runs_only_its_own_script(hostile: tuple[PageReport, str]) -> None:
+    report, page = hostile
+    tokens = _tokens(page)
+    tags = [t for t, _ in tokens.tags]
+    assert tags.count("iframe") == 1
+    assert tags.count("script") == 2
+    frame = next(a for t, a in tokens.tags if t == "iframe")
+    assert frame.get("sandbox") is not None and "allow-scripts" not in (frame["sandbox"] or "")
+    # srcdoc survives the attribute round trip exactly: the escaping is complete.
+    assert frame["srcdoc"] == report.framed_html
+    data_script, own_script = tokens.scripts
+    assert "PWNED" not in own_script and "alert" not in own_script
+    data = json.loads(data_script)
+    assert len(data["blocks"]) == len(report.blocks)
+    texts = " ".join(b["text"] for b in data["blocks"])
+    assert "</iframe>" in texts  # the page's text, escaped for the script element
+    assert "</" not in data_script
+    for tag, attrs in tokens.tags:
+        for name in attrs:
+            assert not name.startswith("on"), (tag, name)
+    # The outer policy only lets the report's own script run (by hash).
+    csp = next(a["content"] for t, a in tokens.tags if t == "meta" and a.get("http-equiv"))
+    assert "script-src 'sha256-" in (csp or "") and "unsafe-inline'; script" not in (csp or "")
+    # The page's own words appear in the outer document only escaped.
+    assert "<script>alert(1)" not in page
+    assert "&lt;/iframe&gt;&lt;script&gt;alert(1)" in page or "\\u003c/iframe" in page
+
+
+def test_sanitize_css_drops_loads_and_escaped_tricks() -> None:
+    assert "url(" not in sanitize_css("a{background:url(http://x/y.png)}")
+    assert sanitize_css("a{background:url(data:image/png;base64,AAAA)}").count("url(") == 1
+    assert sanitize_css("@import 'x.css'; p{color:red}").strip() == "p{color:red}"
+    assert sanitize_css(r"a{background:\75 rl(http://x/y)}") == ""
+    assert "expression" not in sanitize_css("a{width:expression(alert(1))}")
+    assert "</style" not in sanitize_css("a{content:'</style><script>'}")
+
+
+# -- fates --------------------------------------------------------------------------------
+
+
+def _fates(report: PageReport) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for block in report.blocks:
+        out.setdefault(block.fate, set()).add(block.text)
+    return out
+
+
+def test_fates_without_learning_nav_is_removed_by_the_method() -> None:
+    url, page = site_page(0)
+    with Denoiser(store=False) as denoiser:
+        report = build_page_report(page, url, denoiser=denoiser)
+    fates = _fates(report)
+    assert not report.verdict.is_noise
+    assert "Home" in fates["method"] and "Sport" in fates["method"]
+    assert any(text.startswith("Reporters spent the week") for text in fates["kept"])
+    assert "template" not in fates
+    # Per-block features for the side panel.
+    home = next(b for b in report.blocks if b.text == "Home")
+    assert home.link_density == 1.0 and home.links == 1 and home.chars == 4
+    assert "did not select" in home.decided_by
+
+
+def test_fates_after_learning_templates_and_line_statistics() -> None:
+    with Denoiser() as denoiser:  # in-memory store
+        for i in range(1, 13):
+            url, page = site_page(i)
+            article = denoiser.extract(page, url)
+            assert article.verdict is not None and not article.verdict.is_noise
+        url, page = site_page(0)
+        report = build_page_report(page, url, denoiser=denoiser)
+    fates = _fates(report)
+    assert {"Home", "World", "Sport", "Culture"} <= fates["template"]
+    assert "Copyright 2024 News Example Ltd. All rights reserved." in fates["template"]
+    assert FOLLOW in fates["linestats"]
+    assert any(text.startswith("Reporters spent the week") for text in fates["kept"])
+    follow = next(b for b in report.blocks if b.text == FOLLOW)
+    assert follow.lines[0]["status"] == "linestats" and follow.lines[0]["count"] == 12
+    assert "line statistics" in follow.decided_by
+    assert FOLLOW not in report.article.text
+    assert (FOLLOW, True) in report.method_lines
+    home = next(b for b in report.blocks if b.text == "Home")
+    assert "template library" in home.decided_by
+    # The report did not teach the site anything.
+    assert report.article.removed_templates >= 5
+
+
+def test_noise_page_gets_a_banner() -> None:
+    with Denoiser(store=False) as denoiser:
+        _, page = site_page(3)
+        report = build_page_report(page, f"{SITE}/tags/city/", denoiser=denoiser)
+    assert report.verdict.is_noise and report.verdict.reason == "url_pattern"
+    assert 'class="banner"' in render_page_report(report)
+
+
+def test_report_cli_writes_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "page.html"
+    source.write_text(HOSTILE, encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(["report", str(source), "--url", f"{SITE}/a.html", "-o", str(out)]) == 0
+    assert "blocks" in capsys.readouterr().out
+    written = out.read_text(encoding="utf-8")
+    assert written.startswith("<!DOCTYPE html>")
+    frame = next(a for t, a in _tokens(written).tags if t == "iframe")
+    _assert_inert(frame["srcdoc"] or "")
+
+
+# -- summary ------------------------------------------------------------------------------
+
+
+def test_summary_text_lists_sites_and_counts(tmp_path: Path) -> None:
+    with Store.open(f"sqlite:///{tmp_path / 'store.db'}") as store:
+        fill_store(store)
+        sites = collect_summary(store, top_lines=5)
+        text = format_summary(sites, store_url=store.url)
+    assert [s.site for s in sites] == ["https://a.example", "https://b.example"]
+    a, _ = sites
+    assert (a.summary.pages_processed, a.summary.articles, a.summary.templates) == (120, 31, 2)
+    assert a.summary.fingerprints == 13 and a.visits == 13
+    assert a.undated == 1 and sum(a.published_days.values()) == 30
+    assert a.articles_over_time()[0] == "published"
+    assert len(a.articles_over_time()[1]) == 12  # one bin per month of 2023
+    assert "2 sites" in text and "https://a.example" in text and "https://b.example" in text
+    assert "pages learned from (RC)  120" in text
+    assert "articles stored          31" in text
+    assert "templates learned        2" in text
+    assert re.search(r"\*\s+118\s+Home", text)  # above the keep limit: marked as noise
+    assert "noise pages by reason    not recorded" in text
+
+
+def test_summary_html_escapes_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    with Store.open(url) as store:
+        fill_store(store)
+        page = render_summary_html(collect_summary(store), store_url=store.url)
+    tokens = _tokens(page)
+    assert not tokens.scripts
+    assert "&lt;script&gt;x&lt;/script&gt;" in page
+    assert page.count("<svg") >= 6  # three charts per site
+    out = tmp_path / "summary.html"
+    assert main(["summary", "--store", url, "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "https://a.example" in printed and str(out) in printed
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_summary_of_missing_store_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["summary", "--store", f"sqlite:///{tmp_path / 'none.db'}"]) == 2
+    assert "no database file" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # no empty database left behind
+    with Store.open(f"sqlite:///{tmp_path / 'empty.db'}"):
+        pass
+    assert main(["summary", "--store", f"sqlite:///{tmp_path / 'empty.db'}"]) == 0
+    assert "0 sites" in capsys.readouterr().out
+
+
+def test_outer_report_parses_as_html(hostile: tuple[PageReport, str]) -> None:
+    _, page = hostile
+    tree = lxml_html.fromstring(page)
+    assert tree.find(".//iframe") is not None
+    assert len(tree.xpath("//ul[@id='legend']/li")) == len(FATES)
+    assert htmllib.unescape(tree.find(".//iframe").get("srcdoc"))  # non-empty
+    assert isinstance(etree.tostring(tree), bytes)
