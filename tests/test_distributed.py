@@ -135,13 +135,21 @@ class Snapshot:
 
                 return cls(
                     articles=[r[0] for r in rows("SELECT url FROM articles")],
-                    learned={r[0]: int(r[1]) for r in rows("SELECT url, visits FROM page_fingerprints")},
-                    rc=int(rows("SELECT coalesce(sum(pages_processed), 0) FROM sites")[0][0]),
-                    lines={bytes(r[0]): int(r[1]) for r in rows("SELECT line_hash, count FROM line_stats")},
-                    templates={
-                        (r[0], r[1]): int(r[2]) for r in rows("SELECT tag, text, frequency FROM templates")
+                    learned={
+                        r[0]: int(r[1]) for r in rows("SELECT url, visits FROM page_fingerprints")
                     },
-                    batches={r[0]: int(r[1]) for r in rows("SELECT owner, pages FROM template_batches")},
+                    rc=int(rows("SELECT coalesce(sum(pages_processed), 0) FROM sites")[0][0]),
+                    lines={
+                        bytes(r[0]): int(r[1])
+                        for r in rows("SELECT line_hash, count FROM line_stats")
+                    },
+                    templates={
+                        (r[0], r[1]): int(r[2])
+                        for r in rows("SELECT tag, text, frequency FROM templates")
+                    },
+                    batches={
+                        r[0]: int(r[1]) for r in rows("SELECT owner, pages FROM template_batches")
+                    },
                 )
         finally:
             engine.dispose()
@@ -215,7 +223,8 @@ class Worker:
         if stats.get("finish_reason") != "finished" or errors:
             problems = [line for line in log.splitlines() if "ERROR" in line]
             raise AssertionError(
-                f"{self.owner}: {stats.get('finish_reason')!r}, {errors}\n" + "\n".join(problems[:20])
+                f"{self.owner}: {stats.get('finish_reason')!r}, {errors}\n"
+                + "\n".join(problems[:20])
             )
         return stats
 
@@ -232,8 +241,8 @@ class DistributedRun:
 @pytest.fixture()
 def crawl_keys(redis_url: str) -> Iterator[tuple[Any, Any, dict[str, str]]]:
     """A Redis key prefix of this run's own, and its cleanup (checked)."""
-    from scrapy_redis import connection
     from scrapy.settings import Settings
+    from scrapy_redis import connection
 
     from scrapy_denoise.integration.distributed import CrawlKeys, reset
 
@@ -376,13 +385,13 @@ def test_killed_worker_restarts_without_loss(
         run = _distributed(site, db_url, keys_settings, tmp_path, kill=(server, keys))
     snap = run.snapshot
     restarted = run.stats["worker-2"]
+    redelivered = sum(s.get("denoise/distributed/redelivered", 0) for s in run.stats.values())
+    skipped = sum(s.get("denoise/distributed/relearn_skipped", 0) for s in run.stats.values())
     print(
         f"[3 processes, worker-2 killed and restarted, {run.seconds:.1f}s] requests per worker "
         f"(restarted worker-2 counted from its restart) {run.popped}; requeued on restart "
-        f"{restarted.get('denoise/distributed/requeued_own', 0)}, redelivered pages learned "
-        f"again {sum(s.get('denoise/distributed/redelivered', 0) for s in run.stats.values())} "
-        f"fetched, {sum(s.get('denoise/distributed/relearn_skipped', 0) for s in run.stats.values())}"
-        f" not relearned (learning already committed)"
+        f"{restarted.get('denoise/distributed/requeued_own', 0)}; redelivered requests fetched "
+        f"{redelivered}, of which {skipped} pages not learned again (learning already committed)"
     )
     _check_consistent(snap)
     assert run.killed_holding > 0, "the kill must leave unfinished requests behind"

@@ -284,3 +284,19 @@ def test_outer_report_parses_as_html(hostile: tuple[PageReport, str]) -> None:
     assert len(tree.xpath("//ul[@id='legend']/li")) == len(FATES)
     assert htmllib.unescape(tree.find(".//iframe").get("srcdoc"))  # non-empty
     assert isinstance(etree.tostring(tree), bytes)
+
+
+@pytest.mark.postgres
+def test_summary_on_postgresql(postgres_url: str) -> None:
+    from _store_helpers import fresh_postgres_database
+
+    with fresh_postgres_database(postgres_url) as url, Store.open(url) as store:
+        fill_store(store)
+        sites = collect_summary(store, top_lines=5)
+    a = sites[0]
+    assert a.site == "https://a.example" and a.summary.articles == 31
+    assert a.articles_over_time() == (
+        "published",
+        [(f"2023-{m:02d}", 3 if m <= 6 else 2) for m in range(1, 13)],
+    )
+    assert sum(a.template_days.values()) == 2 and a.visits == 13

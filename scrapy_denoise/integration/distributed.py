@@ -251,8 +251,10 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-class RedisScheduler(_ScrapyRedisScheduler):  # type: ignore[misc]
+class RedisScheduler(_ScrapyRedisScheduler):
     """scrapy-redis's scheduler made safe for several workers (see the module docstring)."""
+
+    df: Any  # the dupefilter, set by scrapy-redis or in open()
 
     def __init__(self, server: Redis, **kwargs: Any) -> None:
         super().__init__(server, **kwargs)
@@ -283,7 +285,9 @@ class RedisScheduler(_ScrapyRedisScheduler):  # type: ignore[misc]
         scheduler.checkpoint_every = max(config.flush_every, 1)
         queue_cls = crawler.settings.get("SCHEDULER_QUEUE_CLASS")
         if queue_cls and load_object(queue_cls) is not PriorityQueue:
-            logger.warning("SCHEDULER_QUEUE_CLASS is ignored: RedisScheduler keeps a priority queue")
+            logger.warning(
+                "SCHEDULER_QUEUE_CLASS is ignored: RedisScheduler keeps a priority queue"
+            )
         if crawler.settings.getbool("SCHEDULER_FLUSH_ON_START"):
             logger.warning(
                 "SCHEDULER_FLUSH_ON_START is ignored: a starting worker must not wipe the "
@@ -393,7 +397,12 @@ class RedisScheduler(_ScrapyRedisScheduler):  # type: ignore[misc]
         fingerprint = self.df.request_fingerprint(request) if filtered else ""
         added = self._scripts["enqueue"](
             keys=[self.keys.dupefilter, self.keys.queue, self.keys.enqueued],
-            args=[fingerprint, -request.priority, self.queue._encode_request(request), int(filtered)],
+            args=[
+                fingerprint,
+                -request.priority,
+                self.queue._encode_request(request),
+                int(filtered),
+            ],
         )
         if not added:
             self.df.log(request, self.spider)
@@ -453,9 +462,9 @@ class RedisScheduler(_ScrapyRedisScheduler):  # type: ignore[misc]
     def _schedule_checkpoint(self) -> None:
         # Later, not now: the request just popped is added to the engine's in-progress set
         # only after next_request() returns, and must not look finished.
-        from twisted.internet import reactor
+        from twisted.internet import reactor, task
 
-        reactor.callLater(0, self._start_checkpoint)
+        task.deferLater(reactor, 0, self._start_checkpoint)
 
     def _start_checkpoint(self) -> None:
         if self._checkpointing or self._closing:
