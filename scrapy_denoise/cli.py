@@ -104,10 +104,34 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_sites(args: argparse.Namespace) -> int:
+    from .evaluation.report_file import write_section
+    from .evaluation.site_learning import DEFAULT_SITES, site_learning_benchmark
+
+    sites = tuple(args.site or DEFAULT_SITES)
+    body = site_learning_benchmark(
+        sites,
+        method=args.method,
+        progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
+    )
+    heading = "## Site learning on whole sites (templates, line statistics)\n\n"
+    print(heading + body)
+    if args.out:
+        command = "scrapy-denoise bench sites"
+        if args.site:
+            command += "".join(f" --site {site}" for site in args.site)
+        if args.method != "default":
+            command += f" --method {args.method}"
+        write_section(Path(args.out), "sites", heading + body, command=command)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .evaluation.benchmark import extraction_benchmark
     from .evaluation.report_file import write_section
 
+    if args.section == "sites":
+        return _bench_sites(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -258,10 +282,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction",))
+    p.add_argument("section", choices=("extraction", "sites"))
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
+    p.add_argument(
+        "--site", action="append", help="sites: only this shared site (repeatable)"
+    )
+    p.add_argument("--method", default="default", help="sites: the extraction method")
     p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_bench)

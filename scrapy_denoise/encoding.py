@@ -72,9 +72,7 @@ _C1 = re.compile("[\x80-\x9f]")
 _PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
 # Every character normalise_text may change, for one pre-scan: most pages have none, and one
 # scan (or none, see below) is a fraction of the four passes the repairs take.
-_SUSPECT = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x80-\x9f\ufb50-\ufdff\ufe70-\ufeff\ufffe\uffff]"
-)
+_SUSPECT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x80-\x9f\ufb50-\ufdff\ufe70-\ufeff\ufffe\uffff]")
 # The same set as bytes, for text that fits in Latin-1 (encoding it is a copy, and
 # bytes.translate runs at memory speed, several times faster than any regex scan).
 _LATIN1_SUSPECT = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x80, 0xA0)])

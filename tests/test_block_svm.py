@@ -95,7 +95,7 @@ def test_features_separate_navigation_from_article_text() -> None:
     assert nav_item[COL["anc_nav"]] == 1.0 and p1[COL["anc_nav"]] == 0.0
     assert p1[COL["anc_content"]] == 1.0
     assert _row(blocks, "title")[COL["tag_heading"]] == 1.0
-    assert p1[COL["prev_is_heading"]] == 1.0
+    assert p1[COL["prev_log_len"]] == _row(blocks, "title")[COL["log_len"]]
     assert 0.0 < p1[COL["pos_start"]] < p1[COL["pos_end"]] < 1.0
 
 

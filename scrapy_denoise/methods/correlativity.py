@@ -77,11 +77,11 @@ def non_link_text(doc: Document) -> tuple[list[int], list[bool]]:
     the nodes "that cannot contain main text" before counting (§3.2).
     """
     n = len(doc.nodes)
-    ta = [doc.text_len[i] - doc.link_text_len[i] for i in range(n)]
+    ta = [t - lt for t, lt in zip(doc.text_len, doc.link_text_len, strict=True)]
     control = [False] * n
-    nodes, parent = doc.nodes, doc.parent
+    tags, parent = doc.tags, doc.parent
     for i in range(1, n):
-        control[i] = control[parent[i]] or nodes[i].tag in NON_CONTENT_TAGS
+        control[i] = control[parent[i]] or tags[i] in NON_CONTENT_TAGS
     if any(control):
         removed = [0] * n
         for i in range(n - 1, 0, -1):
@@ -96,8 +96,8 @@ def correlativity(doc: Document, ta: list[int] | None = None) -> list[float]:
     """``CC_i = TA_i / max(LA_i, 1)`` for every node (Definition 1)."""
     if ta is None:
         ta = non_link_text(doc)[0]
-    links = doc.link_count
-    return [ta[i] / max(links[i], 1) for i in range(len(doc.nodes))]
+    # (links or 1) is max(links, 1) for the non-negative counts, without a call per node
+    return [t / (links or 1) for t, links in zip(ta, doc.link_count, strict=True)]
 
 
 def context_density(doc: Document, i: int, ta: list[int]) -> float:
@@ -115,13 +115,11 @@ def _content_scales(doc: Document, cc: list[float], threshold: float) -> list[fl
     n = len(doc.nodes)
     scales = [0.0] * n
     scales[0] = 1.0 if cc[0] >= threshold else 0.0
-    nodes, parent = doc.nodes, doc.parent
-    keys: list[tuple[int, str]] = [(-1, "")] * n
+    keys = list(zip(doc.parent, doc.tags, strict=True))
     total: dict[tuple[int, str], int] = {}
     high: dict[tuple[int, str], int] = {}
     for k in range(1, n):
-        key = (parent[k], nodes[k].tag)
-        keys[k] = key
+        key = keys[k]
         total[key] = total.get(key, 0) + 1
         if cc[k] >= threshold:
             high[key] = high.get(key, 0) + 1
