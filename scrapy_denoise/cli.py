@@ -286,9 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
-    p.add_argument(
-        "--site", action="append", help="sites: only this shared site (repeatable)"
-    )
+    p.add_argument("--site", action="append", help="sites: only this shared site (repeatable)")
     p.add_argument("--method", default="default", help="sites: the extraction method")
     p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
     p.add_argument("--quiet", action="store_true", help="no progress output")

@@ -94,9 +94,17 @@ class Denoiser:
         """Is this page an article or a noise page (index, list, tag, search, form, ...)?"""
         return self.classify_document(self.load(body, url, headers))
 
-    def classify_document(self, doc: Document) -> PageVerdict:
-        history = self._learner.page_history(doc.url) if self._learner and doc.url else None
-        return self._classifier.classify(doc, history)
+    def classify_document(self, doc: Document, *, record: bool = False) -> PageVerdict:
+        """The page filter's verdict; ``record=True`` (the crawl) also fingerprints noise
+        pages, so "content changes on every visit" can fire on index pages, which never
+        reach extraction (article pages are fingerprinted when extracted)."""
+        learner = self._learner
+        history = learner.page_history(doc.url) if learner and doc.url else None
+        verdict = self._classifier.classify(doc, history)
+        if record and verdict.is_noise and learner is not None and doc.url:
+            text = "".join(piece for _, piece in doc.iter_text())
+            learner.record_fingerprint(doc.url, learner.site_key(doc.url), _content_hash(text))
+        return verdict
 
     # -- extraction -------------------------------------------------------------------
 

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-import string
 from datetime import UTC, datetime
 from typing import Any
-
-from lxml import etree
 
 from .document import Document
 
@@ -205,25 +202,8 @@ def extract_metadata(doc: Document) -> PageMetadata:
     return PageMetadata(title=title, published=published, author=author)
 
 
-#: Elements :func:`_byline` looks at, selected in C (a Python loop reading three attributes of
-#: every element was most of metadata extraction). ``translate`` lower-cases ASCII only,
-#: which finds the same elements as ``str.lower``: the one non-ASCII character that
-#: lower-cases to ASCII is the Kelvin sign (to "k"), and no class word has a "k".
-_BYLINE_CANDIDATES = etree.XPath(
-    "descendant-or-self::*[@rel='author' or @itemprop='author' or "
-    + " or ".join(
-        f"contains(translate(@class, '{string.ascii_uppercase}', '{string.ascii_lowercase}'), "
-        f"'{word}')"
-        for word in _BYLINE_CLASSES
-    )
-    + "]"
-)
-
-
 def _byline(doc: Document) -> str | None:
-    if not doc.nodes:
-        return None
-    for el in _BYLINE_CANDIDATES(doc.body):
+    for el in doc.nodes:
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = _text(el)
             if 0 < len(text) <= _MAX_AUTHOR:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -41,13 +41,18 @@ from .metrics import Aggregate, LcsAggregate, lcs_prf, page_counts
 
 __all__ = [
     "CONFIGS",
+    "DEFAULT_SITES",
     "SITE_ORIGIN",
     "SiteConfig",
     "SiteRow",
     "format_site_table",
     "run_site",
     "site_learning_benchmark",
+    "site_learning_rows",
 ]
+
+#: the shared sites with ground truth (``shared/data/sites``)
+DEFAULT_SITES: tuple[str, ...] = ("zjuvai-blog", "flink-blog")
 
 #: every page of a benchmark site lives under this origin, so the site key never changes
 SITE_ORIGIN = "http://127.0.0.1:8000"
@@ -130,10 +135,25 @@ def _read_state(row: SiteRow, denoiser: Denoiser) -> None:
 
 
 def run_site(
-    site: str, pages: Sequence[SitePage], config: SiteConfig, method: str = "default"
+    site: str,
+    pages: Sequence[SitePage],
+    config: SiteConfig,
+    method: str = "default",
+    *,
+    on_article: Callable[[SitePage, str], None] | None = None,
 ) -> SiteRow:
-    """Replay ``pages`` (already in crawl order) under ``config`` and score the articles."""
+    """Replay ``pages`` (already in crawl order) under ``config`` and score the articles.
+
+    ``on_article`` sees every scored article page with its extracted text (for tests and
+    for looking at what a configuration removes).
+    """
     row = SiteRow(site, config)
+
+    def score(page: SitePage, text: str) -> None:
+        _score(row, page, text)
+        if on_article is not None:
+            on_article(page, text)
+
     options = config.options(method)
     started = time.perf_counter()
     if config.mode == "recrawl":
@@ -147,7 +167,7 @@ def run_site(
                 for page in pages:
                     if page.kind == "article":
                         article = denoiser.extract(page.html, _url(page), learn=False)
-                        _score(row, page, article.text)
+                        score(page, article.text)
                 _read_state(row, denoiser)
     else:
         store: bool | None = False if config.mode == "single" else None
@@ -156,7 +176,7 @@ def run_site(
                 article = denoiser.extract(page.html, _url(page), learn=True)
                 is_noise = article.verdict is not None and article.verdict.is_noise
                 if page.kind == "article":
-                    _score(row, page, article.text)
+                    score(page, article.text)
                     row.articles_rejected += is_noise
                 else:
                     row.noise_caught += is_noise
@@ -202,27 +222,28 @@ def _delta(a: float | None, b: float | None) -> str:
     return f"{a - b:+.3f}"
 
 
-def _notes(rows: Sequence[SiteRow], pages_by_site: dict[str, Sequence[SitePage]]) -> str:
+def _notes(rows: Sequence[SiteRow], pages_by_site: Mapping[str, Sequence[SitePage]]) -> str:
     """Generated observations: every number in them comes from the rows above."""
     notes: list[str] = []
     for site, pages in pages_by_site.items():
-        by_label = {r.config.label: r for r in rows if r.site == site}
-        base = by_label.get(CONFIGS[0].label)
+        site_rows = [r for r in rows if r.site == site]
+        base = next((r for r in site_rows if r.config.mode == "single"), None)
         if base is None:
             continue
         articles = sum(1 for p in pages if p.kind == "article")
         noise = len(pages) - articles
         parts = [f"**{site}** ({articles} article and {noise} noise pages, path order):"]
-        for label in (CONFIGS[1].label, CONFIGS[5].label, CONFIGS[8].label):
-            row = by_label.get(label)
-            if row is None:
+        for row in site_rows:
+            if row.config.mode == "single":
                 continue
             parts.append(
-                f"{label} vs single-page: P {_delta(row.shingle.precision, base.shingle.precision)}"
+                f"{row.config.label}: P {_delta(row.shingle.precision, base.shingle.precision)}"
                 f", R {_delta(row.shingle.recall, base.shingle.recall)}"
-                f", F1 {_delta(row.shingle.f1, base.shingle.f1)};"
+                f", F1 {_delta(row.shingle.f1, base.shingle.f1)}"
+                + (f", LCS F1 {_delta(row.lcs.f1, base.lcs.f1)}" if _is_chinese(pages) else "")
+                + ";"
             )
-        first = by_label.get(CONFIGS[1].label)
+        first = next((r for r in site_rows if r.config.mode == "first"), None)
         if first is not None:
             parts.append(
                 f"the page filter kept {first.noise_caught} of {noise} noise pages out of "
@@ -234,44 +255,58 @@ def _notes(rows: Sequence[SiteRow], pages_by_site: dict[str, Sequence[SitePage]]
 
 _EXPLANATION = """\
 Rows: *single-page* runs the extraction method alone; *1st crawl* is a fresh Denoiser
-(in-memory store) extracting every page once with `learn=True`, so early pages are
-extracted before their site's boilerplate has been learned; *re-crawl* first learns every
-page into a temporary SQLite store with `Denoiser.learn`, closes it, and a new Denoiser on
-that file extracts the article pages with `learn=False` (persistence is part of what is
-measured). *learn from every page* sets `skip_noise_pages=False`, so index, list, tag and
-archive pages, which repeat article titles and teasers, are learned from too. P/R/F1: shingle
-metric over the article pages (`pages`); LCS F1: character LCS, for the Chinese site.
-`templates`: templates stored for the site; `noise lines`: stored lines above the line
-statistics keep limit int(1 + RC/50)."""
+(in-memory store) extracting every page once, in path order, with `learn=True`, so early
+pages are extracted before their site's boilerplate has been learned; *re-crawl* first
+learns every page into a temporary SQLite store with `Denoiser.learn`, closes it, and a new
+Denoiser on that file extracts the article pages with `learn=False` (persistence is part of
+what is measured). *learn from every page* sets `skip_noise_pages=False`, so index, list,
+tag and archive pages, which repeat article titles and teasers, are learned from too.
+P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
+Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
+the line statistics keep limit. Numbers in the notes are differences to single-page."""
+
+
+def site_learning_rows(
+    sites: Sequence[str] = DEFAULT_SITES,
+    method: str = "default",
+    *,
+    configs: Sequence[SiteConfig] = CONFIGS,
+    zips: dict[str, Path] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[SiteRow]:
+    """Run every configuration on every site (pages in path order); one row each.
+
+    ``zips`` maps a site name to its zip (default: ``shared/data/sites/NAME.zip``), which is
+    how tests run the benchmark on a synthetic site.
+    """
+    rows: list[SiteRow] = []
+    for site in sites:
+        pages = _site_pages(site, zips)
+        for config in configs:
+            row = run_site(site, pages, config, method)
+            rows.append(row)
+            if progress is not None:
+                progress(f"{site}: {config.label}: F1 {_fmt(row.shingle.f1)} ({row.seconds:.0f} s)")
+    return rows
+
+
+def _site_pages(site: str, zips: dict[str, Path] | None) -> list[SitePage]:
+    path = (zips or {}).get(site) or site_zip(site)
+    return sorted(iter_site_pages(path), key=lambda p: p.path)
 
 
 def site_learning_benchmark(
-    sites: Sequence[str] = ("zjuvai-blog", "flink-blog"),
+    sites: Sequence[str] = DEFAULT_SITES,
     method: str = "default",
     *,
     configs: Sequence[SiteConfig] = CONFIGS,
     zips: dict[str, Path] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> str:
-    """Run every configuration on every site; returns the Markdown section body.
-
-    ``zips`` maps a site name to its zip (default: ``shared/data/sites/NAME.zip``), which is
-    how tests run the benchmark on a synthetic site.
-    """
-    rows: list[SiteRow] = []
-    pages_by_site: dict[str, Sequence[SitePage]] = {}
-    chinese: list[str] = []
-    for site in sites:
-        path = (zips or {}).get(site) or site_zip(site)
-        pages = sorted(iter_site_pages(path), key=lambda p: p.path)
-        pages_by_site[site] = pages
-        if _is_chinese(pages):
-            chinese.append(site)
-        for config in configs:
-            row = run_site(site, pages, config, method)
-            rows.append(row)
-            if progress is not None:
-                progress(f"{site}: {config.label}: F1 {_fmt(row.shingle.f1)} ({row.seconds:.0f} s)")
+    """The Markdown section body: the table, generated notes and how to read them."""
+    rows = site_learning_rows(sites, method, configs=configs, zips=zips, progress=progress)
+    pages_by_site = {site: _site_pages(site, zips) for site in sites}
+    chinese = [site for site, pages in pages_by_site.items() if _is_chinese(pages)]
     return (
         format_site_table(rows, chinese)
         + "\n\n"

@@ -259,7 +259,7 @@ class DenoiseRuntime:
     def _classify_sync(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
-        verdict = denoiser.classify_document(doc)
+        verdict = denoiser.classify_document(doc, record=True)
         if not verdict.is_noise and self.config.extract_enabled:
             documents = self._documents
             documents[_body_key(url, body)] = doc
