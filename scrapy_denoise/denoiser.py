@@ -102,8 +102,7 @@ class Denoiser:
         history = learner.page_history(doc.url) if learner and doc.url else None
         verdict = self._classifier.classify(doc, history)
         if record and verdict.is_noise and learner is not None and doc.url:
-            text = "".join(piece for _, piece in doc.iter_text())
-            learner.record_fingerprint(doc.url, learner.site_key(doc.url), _content_hash(text))
+            learner.record_fingerprint(doc.url, learner.site_key(doc.url), _fingerprint(doc, ""))
         return verdict
 
     # -- extraction -------------------------------------------------------------------
@@ -156,7 +155,7 @@ class Denoiser:
             lines = kept
         text = "\n".join(lines)
         if learner is not None and learn and doc.url:
-            learner.record_fingerprint(doc.url, site, _content_hash(text))
+            learner.record_fingerprint(doc.url, site, _fingerprint(doc, text))
         return Article(
             url=doc.url,
             text=text,
@@ -189,7 +188,7 @@ class Denoiser:
         lines = self._method.extract(doc).lines
         if self.options.line_stats:
             lines = learner.filter_lines(site, lines, learn=True)
-        learner.record_fingerprint(url, site, _content_hash("\n".join(lines)))
+        learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))
         return verdict
 
     # -- lifecycle --------------------------------------------------------------------
@@ -224,6 +223,14 @@ def _page_model(spec: str | None) -> PageModel | None:
     from .page.model import PageSvm
 
     return PageSvm(None if spec == "default" else spec)
+
+
+def _fingerprint(doc: Document, main_text: str) -> str:
+    """Hash of the main text, or of all the page's text when extraction found none (index
+    pages, whose changing link lists are exactly what the "changing content" rule needs)."""
+    if not main_text:
+        main_text = "".join(piece for _, piece in doc.iter_text())
+    return _content_hash(main_text)
 
 
 def _content_hash(text: str) -> str:
