@@ -132,6 +132,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     if args.section == "sites":
         return _bench_sites(args)
+    if args.section == "crawl":
+        return _bench_crawl(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -149,6 +151,29 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if args.limit:
             command += f" --limit {args.limit}"
         write_section(Path(args.out), "extraction", heading + table, command=command)
+    return 0
+
+
+def _bench_crawl(args: argparse.Namespace) -> int:
+    from .evaluation.crawl_bench import crawl_benchmark
+    from .evaluation.report_file import write_section
+
+    site = args.site[0] if args.site else "flink-blog"
+    latencies = [int(v) for v in args.latency_ms.split(",") if v.strip()]
+    table, _ = crawl_benchmark(
+        site=site,
+        runs=args.runs,
+        latencies_ms=latencies,
+        progress=None if args.quiet else lambda line: print(line, file=sys.stderr),
+    )
+    heading = "## Crawl throughput: plain Scrapy and with scrapy-denoise\n\n"
+    print(heading + table)
+    if args.out:
+        command = (
+            f"scrapy-denoise bench crawl --site {site} --runs {args.runs} "
+            f"--latency-ms {args.latency_ms}"
+        )
+        write_section(Path(args.out), "crawl", heading + table, command=command)
     return 0
 
 
@@ -282,12 +307,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction", "sites"))
+    p.add_argument("section", choices=("extraction", "sites", "crawl"))
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
-    p.add_argument("--site", action="append", help="sites: only this shared site (repeatable)")
+    p.add_argument(
+        "--site",
+        action="append",
+        help="sites: only this shared site (repeatable); crawl: the site (default flink-blog)",
+    )
     p.add_argument("--method", default="default", help="sites: the extraction method")
+    p.add_argument("--runs", type=int, default=3, help="crawl: rounds of (plain, plugin) crawls")
+    p.add_argument(
+        "--latency-ms",
+        default="0,250",
+        help="crawl: server latencies, comma-separated (0 = loopback speed)",
+    )
     p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_bench)

@@ -11,6 +11,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from lxml import etree
+
 from .document import Document
 
 __all__ = ["PageMetadata", "extract_metadata", "parse_date"]
@@ -54,6 +56,8 @@ _AUTHOR_META = (
 )
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
 _MAX_AUTHOR = 100
+#: any of the byline class words, found in one C call per element instead of four
+_BYLINE_CLASS = re.compile("|".join(re.escape(c) for c in _BYLINE_CLASSES))
 
 
 class PageMetadata:
@@ -140,7 +144,13 @@ def _clean_title(title: str, site_names: set[str]) -> str:
 
 
 def _text(el: Any) -> str:
-    return _WS.sub(" ", "".join(el.itertext())).strip()
+    """Whitespace-collapsed text of ``el``'s subtree.
+
+    lxml's text serialiser walks the subtree in C without making a Python object per node
+    (``itertext`` makes one per node): a byline class on each of 2,000 nested elements made
+    this quadratic walk take seconds. ``" ".join(s.split())`` equals ``_WS.sub(" ", s).strip()``.
+    """
+    return " ".join(etree.tostring(el, method="text", encoding="unicode", with_tail=False).split())
 
 
 def extract_metadata(doc: Document) -> PageMetadata:
@@ -209,7 +219,7 @@ def _byline(doc: Document) -> str | None:
             if 0 < len(text) <= _MAX_AUTHOR:
                 return text
         classes = (el.get("class") or "").lower()
-        if classes and any(c in classes for c in _BYLINE_CLASSES):
+        if classes and _BYLINE_CLASS.search(classes):
             text = _text(el)
             if 0 < len(text) <= 60:
                 return text

@@ -289,6 +289,7 @@ def crawl_benchmark(
     archive = site_zip(site)
     start_path = SITE_START_PATHS.get(site, "/")
     results: list[CrawlRun] = []
+    load_before = os.getloadavg()[0]
     with www_tempdir(archive) as root, tempfile.TemporaryDirectory(prefix="denoise-bench-") as tmp:
         for latency in latencies_ms:
             scn = scenario(latency)
@@ -305,13 +306,20 @@ def crawl_benchmark(
                                 f"{scn.name}: {mode} run {round_ + 1}/{runs}: {run.pages} pages "
                                 f"in {run.seconds:.1f} s = {run.pages_per_second:.1f} pages/s"
                             )
-    return format_tables(site, results), results
+    load = (load_before, os.getloadavg()[0])
+    return format_tables(site, results, load=load), results
 
 
-def format_tables(site: str, results: Sequence[CrawlRun]) -> str:
+def format_tables(
+    site: str, results: Sequence[CrawlRun], *, load: tuple[float, float] | None = None
+) -> str:
     """The throughput table, and the plugin's time breakdown when it was measured."""
+    machine = f"{os.cpu_count()} CPUs"
+    if load is not None:
+        # the numbers move with whatever else the machine runs: say how busy it was
+        machine += f", 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end"
     lines = [
-        f"Site `{site}` served on 127.0.0.1; pages/s = responses / Scrapy's "
+        f"Site `{site}` served on 127.0.0.1 ({machine}); pages/s = responses / Scrapy's "
         "`elapsed_time_seconds`, median of the runs (each run in brackets); CPU is the crawl "
         "process's, per response.",
         "",

@@ -265,6 +265,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self.checkpoint_every = 50
         self.keys: CrawlKeys | None = None
         self._taken: dict[str, Request] = {}
+        self._taken_count = 0
         self._token_prefix = secrets.token_hex(4) + "-"
         self._tokens = itertools.count()
         self._since_checkpoint = 0
@@ -427,6 +428,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
             self._inc("denoise/distributed/undecodable")
             return None
         self._taken[token] = request
+        self._taken_count += 1
         self._inc("scheduler/dequeued/redis")
         if request.meta.get(REDELIVERED):
             self._inc("denoise/distributed/redelivered")
@@ -526,8 +528,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
             keys=[self.keys.queue, self.keys.owners, self.keys.enqueued],
             args=[self.keys.processing_prefix],
         ):
-            popped = int(self.server.hget(self.keys.popped, self.owner) or 0)
-            if not popped:
+            if not self._taken_count:
                 logger.info(
                     "nothing to crawl: the queue %r is empty and its dupefilter has seen the "
                     "start requests; reset the crawl's keys to crawl again",

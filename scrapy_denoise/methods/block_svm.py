@@ -38,7 +38,14 @@ from ..models.svm import SvmModel
 from .base import Extraction
 from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks, context_features
 
-__all__ = ["DEFAULT_MODEL_PATH", "BlockSvmMethod", "LoadedModel", "load_model", "select_rows"]
+__all__ = [
+    "DEFAULT_MODEL_PATH",
+    "BlockSvmMethod",
+    "LoadedModel",
+    "load_model",
+    "one_blas_thread",
+    "select_rows",
+]
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "blocks.json"
 
@@ -94,7 +101,9 @@ def _blas_controller() -> Any:
 
 
 @contextlib.contextmanager
-def _one_blas_thread() -> Iterator[None]:
+def one_blas_thread() -> Iterator[None]:
+    """BLAS on one thread inside the block (see the module doc); a no-op without
+    threadpoolctl."""
     controller = _blas_controller()
     if controller is None or not controller.lib_controllers:
         yield
@@ -130,7 +139,7 @@ class BlockSvmMethod:
         if not blocks.text_units:
             return np.zeros(0)
         loaded = load_model(self.model_path)
-        with _one_blas_thread():
+        with one_blas_thread():
             first = loaded.model.decision(blocks.features[:, loaded.columns])
             if not self.context or loaded.context is None or loaded.context_columns is None:
                 return first

@@ -40,6 +40,9 @@ Worked numbers: the paper's Fig. 2 (a Bilik BBS page) gives TA/LA pairs such as 
 
 from __future__ import annotations
 
+import itertools
+import operator
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -109,24 +112,17 @@ def context_density(doc: Document, i: int, ta: list[int]) -> float:
 def _content_scales(doc: Document, cc: list[float], threshold: float) -> list[float]:
     """``CS_i``: share of same-tag siblings (self included) with ``CC >= C`` (Definition 3).
 
-    Siblings of one tag are grouped by ``(parent, tag)`` in one pass over the nodes, instead
-    of a walk over every parent's children (which was most of this method's time).
+    Siblings of one tag are the nodes sharing a ``(parent, tag)`` key; both counts are
+    taken over the keys in C (``Counter``, ``map``) rather than by walking every parent's
+    children, which was most of this method's time. The body's key is its own, so its CS is
+    1 or 0 by the same formula.
     """
-    n = len(doc.nodes)
-    scales = [0.0] * n
-    scales[0] = 1.0 if cc[0] >= threshold else 0.0
     keys = list(zip(doc.parent, doc.tags, strict=True))
-    total: dict[tuple[int, str], int] = {}
-    high: dict[tuple[int, str], int] = {}
-    for k in range(1, n):
-        key = keys[k]
-        total[key] = total.get(key, 0) + 1
-        if cc[k] >= threshold:
-            high[key] = high.get(key, 0) + 1
-    for k in range(1, n):
-        key = keys[k]
-        scales[k] = high.get(key, 0) / total[key]
-    return scales
+    total = Counter(keys)
+    high = Counter(itertools.compress(keys, [c >= threshold for c in cc]))
+    return list(
+        map(operator.truediv, map(high.get, keys, itertools.repeat(0)), map(total.get, keys))
+    )
 
 
 def _structure_region(doc: Document, ta: list[int], text: list[bool], share: float) -> int | None:

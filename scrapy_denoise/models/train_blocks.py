@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from ..document import load_document
 from ..encoding import decode
+from ..methods.block_svm import one_blas_thread
 from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
 from .svm import SvmModel
 
@@ -262,6 +263,7 @@ def fit_model(
     features: Iterable[str] = DEFAULT_FEATURES,
     per_class: int = 2000,
     context_per_class: int = 1500,
+    context_pages: int = 700,
     search_per_class: int = 600,
     cross_fit: int = 3,
     folds: int = 10,
@@ -288,34 +290,39 @@ def fit_model(
         x, y, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
         progress=progress, what="block SVM",
     )  # fmt: skip
+    from sklearn.svm import SVC
+
     group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
-    margins: list[FloatArray] = [np.zeros(0)] * len(pages)
+    # Scoring every block of every page three times costs more than all the fitting; the
+    # context model needs only ``context_pages`` pages' worth of examples.
+    scored = sorted(rng.choice(len(pages), min(context_pages, len(pages)), replace=False))
+    contexts: list[FloatArray] = []
+    context_of: list[PageExamples] = []
     for g in range(cross_fit):
         inside = [i for i, k in enumerate(group) if k != g]
         xg, yg = _sample([matrices[i] for i in inside], [pages[i] for i in inside],
                          per_class, rng)
-        from sklearn.svm import SVC
-
         z = xg * first.scale + first.offset
         svc = SVC(kernel="rbf", C=first_report["C"], gamma=first_report["gamma"],
                   cache_size=500).fit(z, yg)
         fold_model = SvmModel.from_sklearn(svc, feature_names=names, scale=first.scale,
                                            offset=first.offset)
-        for i, k in enumerate(group):
-            if k == g:
-                margins[i] = fold_model.decision(matrices[i]) if len(matrices[i]) else \
-                    np.zeros(0)
+        with one_blas_thread():
+            for i in scored:
+                if group[i] == g and len(matrices[i]):
+                    contexts.append(pages[i].context(fold_model.decision(matrices[i])))
+                    context_of.append(pages[i])
         progress(f"cross-fitted margins {g + 1}/{cross_fit}")
-    contexts = [page.context(m) for page, m in zip(pages, margins, strict=True)]
     ctx_names = list(CONTEXT_NAMES)
-    cx, cy = _sample(contexts, pages, context_per_class, rng)
+    cx, cy = _sample(contexts, context_of, context_per_class, rng)
     ctx_grid = {"C": GRID_C, "gamma": [g / len(ctx_names) for g in GRID_GAMMA]}
     context, context_report = _fit_svm(
         cx, cy, ctx_names, grid=ctx_grid, search_per_class=search_per_class, folds=folds,
         seed=seed, progress=progress, what="context SVM",
     )  # fmt: skip
     report: dict[str, Any] = {"block_svm": first_report, "context_svm": context_report,
-                              "threshold": threshold, "cross_fit": cross_fit}
+                              "threshold": threshold, "cross_fit": cross_fit,
+                              "context_pages": len(scored)}
     meta = dict(metadata or {})
     meta.update(report)
     meta["context_model"] = context.to_dict()

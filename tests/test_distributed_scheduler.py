@@ -1,0 +1,183 @@
+"""The distributed scheduler's Redis protocol, without crawling: atomic enqueue and pop,
+processing lists, acknowledgement, redelivery after a restart, adoption of a dead worker's
+requests, and the "is the whole crawl done?" test. Needs ``DENOISE_TEST_REDIS_URL``; every
+test uses key names of its own and deletes them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from scrapy import Request, Spider
+from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.utils.test import get_crawler
+
+redis = pytest.importorskip("redis")
+pytest.importorskip("scrapy_redis")
+
+from scrapy_denoise.integration.distributed import (  # noqa: E402
+    REDELIVERED,
+    CrawlKeys,
+    RedisScheduler,
+    crawl_status,
+    reset,
+)
+
+
+class _Spider(Spider):
+    name = "dist"
+
+    def parse(self, response: Any, **kwargs: Any) -> Any:
+        return None
+
+
+@pytest.fixture()
+def redis_url() -> str:
+    url = os.environ.get("DENOISE_TEST_REDIS_URL")
+    if not url:
+        pytest.skip("set DENOISE_TEST_REDIS_URL to run the Redis tests")
+    return url
+
+
+@pytest.fixture()
+def make(redis_url: str) -> Iterator[Callable[..., RedisScheduler]]:
+    """Open schedulers ("workers") on one crawl's keys; everything is deleted afterwards."""
+    prefix = f"denoise-unit-{uuid.uuid4().hex[:10]}"
+    opened: list[RedisScheduler] = []
+
+    def make(owner: str, **settings: Any) -> RedisScheduler:
+        crawler = get_crawler(
+            _Spider,
+            {
+                "REDIS_URL": redis_url,
+                "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
+                "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
+                "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+                "DENOISE_OWNER": owner,
+                **settings,
+            },
+        )
+        spider = _Spider.from_crawler(crawler)
+        crawler.spider = spider
+        # the engine's in-progress set, empty: every taken request counts as finished
+        crawler.engine = SimpleNamespace(_slot=SimpleNamespace(inprogress=set()))
+        scheduler = RedisScheduler.from_crawler(crawler)
+        scheduler.open(spider)
+        opened.append(scheduler)
+        return scheduler
+
+    yield make
+    if opened:
+        first = opened[0]
+        assert first.keys is not None
+        for scheduler in opened:
+            if scheduler._heartbeat is not None and scheduler._heartbeat.running:
+                scheduler._heartbeat.stop()
+        reset(first.server, first.keys)
+        assert not list(first.server.scan_iter(match=f"{prefix}:*"))
+
+
+def _keys(scheduler: RedisScheduler) -> CrawlKeys:
+    assert scheduler.keys is not None
+    return scheduler.keys
+
+
+def test_enqueue_dedupes_and_pop_moves_to_processing(make: Callable[..., RedisScheduler]) -> None:
+    a = make("worker-a")
+    spider = a.spider
+    assert a.enqueue_request(Request("http://x.test/1", callback=spider.parse))
+    assert not a.enqueue_request(Request("http://x.test/1", callback=spider.parse))
+    assert a.enqueue_request(Request("http://x.test/2", callback=spider.parse, priority=5))
+    request = a.next_request()
+    assert request is not None and request.url == "http://x.test/2"  # priority first
+    status = crawl_status(a.server, _keys(a))
+    assert (status.queued, status.enqueued, status.seen) == (1, 2, 2)
+    assert status.processing == {"worker-a": 1} and status.popped == {"worker-a": 1}
+    assert not status.done
+
+
+def test_checkpoint_acknowledges_finished_requests(make: Callable[..., RedisScheduler]) -> None:
+    a = make("worker-a")
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    request = a.next_request()
+    assert request is not None
+    inprogress = a.crawler.engine._slot.inprogress  # type: ignore[union-attr]
+    inprogress.add(request)
+    assert asyncio.run(a._checkpoint())
+    assert crawl_status(a.server, _keys(a)).processing == {"worker-a": 1}  # still in progress
+    inprogress.clear()
+    assert asyncio.run(a._checkpoint())
+    status = crawl_status(a.server, _keys(a))
+    assert status.processing == {"worker-a": 0} and status.done
+
+
+def test_restart_redelivers_unfinished_requests(make: Callable[..., RedisScheduler]) -> None:
+    a = make("worker-a")
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    assert a.next_request() is not None
+    # worker-a dies without acknowledging; its heartbeat claims a process that is gone
+    a._heartbeat.stop()  # type: ignore[union-attr]
+    a.server.hset(_keys(a).heartbeats, "worker-a", f"{_redis_now(a):.3f}|999999999|{_host()}")
+    again = make("worker-a")
+    assert again.stats.get_value("denoise/distributed/requeued_own") == 1
+    request = again.next_request()
+    assert request is not None and request.meta[REDELIVERED] is True
+    assert request.callback == again.spider.parse
+    assert again.runtime is not None and request.url in again.runtime._redelivered
+
+
+def test_owner_in_use_by_a_live_process_is_refused(make: Callable[..., RedisScheduler]) -> None:
+    make("worker-a")
+    with pytest.raises(CloseSpider) as refused:
+        make("worker-a")
+    assert refused.value.reason == "denoise_owner_in_use"
+
+
+def test_idle_worker_waits_for_others_then_finishes(
+    make: Callable[..., RedisScheduler], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="scrapy_denoise.integration.distributed")
+    a, b = make("worker-a"), make("worker-b")
+    with pytest.raises(DontCloseSpider):  # nothing was ever queued: the crawl has not begun
+        a.spider_idle(a.spider)
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    taken = b.next_request()
+    assert taken is not None
+    with pytest.raises(DontCloseSpider):  # worker-b may still yield links
+        a.spider_idle(a.spider)
+    assert asyncio.run(b._checkpoint())
+    b.spider_idle(b.spider)  # nothing queued, nothing unfinished: done
+    assert "nothing to crawl" not in caplog.text
+    a.spider_idle(a.spider)  # done too; it never took a request, and says why
+    assert "nothing to crawl" in caplog.text
+
+
+def test_dead_workers_requests_are_adopted(make: Callable[..., RedisScheduler]) -> None:
+    a, b = make("worker-a", DENOISE_WORKER_TIMEOUT=5), make("worker-b", DENOISE_WORKER_TIMEOUT=5)
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    assert b.next_request() is not None
+    b._heartbeat.stop()  # type: ignore[union-attr]
+    stale = _redis_now(b) - 60
+    b.server.hset(_keys(b).heartbeats, "worker-b", f"{stale:.3f}|1|elsewhere")
+    with pytest.raises(DontCloseSpider):
+        a.spider_idle(a.spider)  # adopts worker-b's request, which is queued again
+    request = a.next_request()
+    assert request is not None and request.meta[REDELIVERED] is True
+    assert a.stats.get_value("denoise/distributed/adopted") == 1
+
+
+def _redis_now(scheduler: RedisScheduler) -> float:
+    seconds, micros = scheduler.server.time()
+    return float(seconds) + micros / 1e6
+
+
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()
