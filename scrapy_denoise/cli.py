@@ -134,6 +134,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return _bench_sites(args)
     if args.section == "crawl":
         return _bench_crawl(args)
+    if args.section == "perf":
+        return _bench_perf(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -151,6 +153,36 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if args.limit:
             command += f" --limit {args.limit}"
         write_section(Path(args.out), "extraction", heading + table, command=command)
+    return 0
+
+
+def _bench_perf(args: argparse.Namespace) -> int:
+    from .evaluation.perf import perf_benchmark
+    from .evaluation.report_file import write_section
+
+    per_dataset = args.limit or 100
+    site = args.site[0] if args.site else "flink-blog"
+    body = perf_benchmark(
+        split=args.split,
+        per_dataset=per_dataset,
+        datasets=args.dataset,
+        postgres_url=args.postgres,
+        replay_site=site,
+        replay_pages=args.replay_pages,
+        progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
+    )
+    heading = "## Speed, store throughput and memory (one run, this machine)\n\n"
+    print(heading + body)
+    if args.out:
+        command = (
+            f"scrapy-denoise bench perf --split {args.split} --limit {per_dataset} "
+            f"--site {site} --replay-pages {args.replay_pages}"
+        )
+        if args.dataset:
+            command += "".join(f" --dataset {d}" for d in args.dataset)
+        if args.postgres:
+            command += " --postgres URL"
+        write_section(Path(args.out), "perf", heading + body, command=command)
     return 0
 
 
@@ -307,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction", "sites", "crawl"))
+    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf"))
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
@@ -322,6 +354,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--latency-ms",
         default="0,250",
         help="crawl: server latencies, comma-separated (0 = loopback speed)",
+    )
+    p.add_argument(
+        "--postgres",
+        help="perf: PostgreSQL server URL for the store throughput (a database is created "
+        "and dropped); default DENOISE_TEST_POSTGRES_URL",
+    )
+    p.add_argument(
+        "--replay-pages",
+        type=int,
+        default=100_000,
+        help="perf: pages replayed through a SQLite-backed Denoiser for the memory table "
+        "(0 skips it)",
     )
     p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
     p.add_argument("--quiet", action="store_true", help="no progress output")

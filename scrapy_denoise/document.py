@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -128,14 +130,29 @@ _BINARY_MAGIC = (
     b"wOF2",
 )
 _NON_ELEMENTS = (etree.Comment, etree.ProcessingInstruction, etree.Entity)
-_PARSER = etree.HTMLParser(
-    encoding="utf-8",
-    remove_comments=True,
-    remove_pis=True,
-    huge_tree=True,
-    no_network=True,
-    default_doctype=False,
-)
+_PARSER_OPTIONS: dict[str, bool | str] = {
+    "encoding": "utf-8",
+    "remove_comments": True,
+    "remove_pis": True,
+    "huge_tree": True,
+    "no_network": True,
+    "default_doctype": False,
+}
+#: libxml2 gives up at this depth even with ``huge_tree`` (XML_PARSE_HUGE) and drops the
+#: rest of the document, not only what is nested deeper (see :func:`_flatten_runaway`).
+_MAX_DEPTH = 2048
+#: a tag repeated this often on one ancestor chain is runaway nesting, not structure
+_RUNAWAY_REPEATS = 32
+_local = threading.local()
+
+
+def _parser() -> etree.HTMLParser:
+    """This thread's parser: lxml parser objects must not be shared between threads, and
+    several crawlers in one process each parse on their own worker thread."""
+    parser: etree.HTMLParser | None = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = etree.HTMLParser(**_PARSER_OPTIONS)
+    return parser
 
 
 #: the blanks :func:`text_chars` does not count that ASCII has
@@ -187,7 +204,8 @@ class Document:
     root: etree._Element
     head: HeadInfo
     encoding: str
-    #: problems met while loading: ``truncated``, ``binary``, ``empty``, ``undecodable``
+    #: problems met while loading: ``truncated``, ``binary``, ``empty``, ``undecodable``,
+    #: ``unclosed_title``, ``deep_nesting``
     warnings: tuple[str, ...] = ()
     nodes: list[etree._Element] = field(default_factory=list)
     parent: list[int] = field(default_factory=list)
@@ -206,6 +224,10 @@ class Document:
     index: dict[etree._Element, int] = field(default_factory=dict)
     #: each node's tag (``el.tag`` builds a new str on every access; methods read it a lot)
     tags: list[str] = field(default_factory=list)
+    #: each node's ``text`` and ``tail`` as read by :meth:`refresh` (lxml decodes a new str
+    #: on every access); :meth:`lines` and :meth:`iter_text` render from these
+    texts: list[str | None] = field(default_factory=list)
+    tails: list[str | None] = field(default_factory=list)
     #: no comment, PI or entity nodes in ``body`` (always so for loaded pages), which lets
     #: :meth:`lines` walk the index arrays instead of the lxml tree
     elements_only: bool = True
@@ -229,6 +251,8 @@ class Document:
         index = {el: i for i, el in enumerate(nodes)}
         n = len(nodes)
         tags: list[str] = [""] * n
+        texts: list[str | None] = [None] * n
+        tails: list[str | None] = [None] * n
         parent = [-1] * n
         depth = [0] * n
         in_link = [False] * n
@@ -242,7 +266,7 @@ class Document:
                 parent[i] = p
                 depth[i] = depth[p] + 1
                 inside = in_link[p]
-                tail = el.tail
+                tail = tails[i] = el.tail
                 if tail:
                     # A tail is the parent's text, in a link when the parent is.
                     # (text_chars inlined for the common ASCII case: per-node loop)
@@ -263,7 +287,7 @@ class Document:
             elif tag == "img":
                 image_count[i] = 1
             in_link[i] = inside
-            text = el.text
+            text = texts[i] = el.text
             if text:
                 if text.isascii():
                     chars = len(text.encode("ascii").translate(None, _ASCII_BLANKS))
@@ -286,7 +310,7 @@ class Document:
         self.in_link, self.end = in_link, end
         self.text_len, self.link_text_len = text_len, link_text_len
         self.link_count, self.image_count = link_count, image_count
-        self.tags = tags
+        self.tags, self.texts, self.tails = tags, texts, tails
         # Filtered in C: no Python object is made unless such a node exists.
         self.elements_only = next(body.iter(*_NON_ELEMENTS), None) is None
 
@@ -304,17 +328,18 @@ class Document:
         The owner of an element's ``text`` is the element; the owner of a ``tail`` is the
         parent (the tail is the parent's text that follows the child).
         """
-        nodes, parent, end = self.nodes, self.parent, self.end
+        texts, tails, parent, end = self.texts, self.tails, self.parent, self.end
         for j in range(i, end[i] + 1):
-            el = nodes[j]
-            if el.text:
-                yield j, el.text
+            text = texts[j]
+            if text:
+                yield j, text
             if end[j] == j:
                 # Subtrees that close with this leaf emit their tails, innermost first.
                 k = j
                 while k != i and end[k] == j:
-                    if nodes[k].tail:
-                        yield parent[k], nodes[k].tail
+                    tail = tails[k]
+                    if tail:
+                        yield parent[k], tail
                     k = parent[k]
 
     def lines(self, i: int = 0, *, skip: set[int] | None = None) -> list[str]:
@@ -329,7 +354,7 @@ class Document:
         """
         if not self.elements_only:
             return self._lines_tree(i, skip=skip)
-        nodes, end, tags = self.nodes, self.end, self.tags
+        end, tags, texts, tails = self.end, self.tags, self.texts, self.tails
         out: list[str] = []
         buf: list[str] = []
         opened: list[int] = []
@@ -340,21 +365,20 @@ class Document:
                 if buf and tags[k] in BLOCK_TAGS:
                     _flush(buf, out)
                 if k != i:
-                    tail = nodes[k].tail
+                    tail = tails[k]
                     if tail:
                         buf.append(tail)
             if j > last:
                 break
-            el = nodes[j]
             if buf and tags[j] in BLOCK_TAGS:
                 _flush(buf, out)
             if skip and j in skip and j != i:
-                tail = el.tail
+                tail = tails[j]
                 if tail:
                     buf.append(tail)
                 j = end[j] + 1
                 continue
-            text = el.text
+            text = texts[j]
             if text:
                 buf.append(text)
             opened.append(j)
@@ -454,7 +478,7 @@ def _swallowed_by_title(root: etree._Element) -> bool:
 
 
 def _empty_root() -> etree._Element:
-    return etree.fromstring(b"<html><body></body></html>", parser=_PARSER)
+    return etree.fromstring(b"<html><body></body></html>", parser=_parser())
 
 
 def _collect_head(root: etree._Element) -> HeadInfo:
@@ -517,7 +541,9 @@ def load_document(
     text = normalise_text(text)
     if not text.strip():
         return _finish(url, _empty_root(), HeadInfo(), encoding, [*warnings, "empty"])
-    root = _parse(text)
+    root, flattened = _parse(text)
+    if flattened:
+        warnings.append("deep_nesting")
     if root is None:
         # Nothing but a comment, a doctype or markup libxml2 gives up on.
         return _finish(url, _empty_root(), HeadInfo(), encoding, [*warnings, "empty"])
@@ -527,7 +553,7 @@ def load_document(
     elif _swallowed_by_title(root):
         # An unclosed <title> makes libxml2 read the whole page as the title's text
         # (3 of 200 l3s-gn1 pages); parse again without the title tag.
-        repaired = _parse(_OPEN_TITLE.sub("", text, count=1))
+        repaired, _ = _parse(_OPEN_TITLE.sub("", text, count=1))
         if repaired is not None and repaired.tag == "html":
             root = repaired
             warnings.append("unclosed_title")
@@ -539,16 +565,53 @@ def load_document(
     return _finish(url, root, head, encoding, warnings)
 
 
-def _parse(text: str) -> etree._Element | None:
-    """The parsed ``<html>`` element, or None when libxml2 finds no element at all."""
+def _parse(text: str) -> tuple[etree._Element | None, bool]:
+    """The parsed ``<html>`` element (None when libxml2 finds no element at all), and
+    whether runaway nesting had to be flattened to parse the whole page."""
+    parser = _parser()
     try:
-        root = etree.fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
+        root = etree.fromstring(text.encode("utf-8", "replace"), parser=parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
-        return None
+        return None, False
     # A comment-only document parses to None; a lone comment or PI has a non-str tag.
     if root is None or not isinstance(root.tag, str):
+        return None, False
+    if any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
+        flattened = _flatten_runaway(text, root)
+        if flattened is not None:
+            again = _parse_plain(flattened)
+            if again is not None:
+                return again, True
+    return root, False
+
+
+def _parse_plain(text: str) -> etree._Element | None:
+    try:
+        root = etree.fromstring(text.encode("utf-8", "replace"), parser=_parser())
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    return root
+    return root if root is not None and isinstance(root.tag, str) else None
+
+
+def _flatten_runaway(text: str, root: etree._Element) -> str | None:
+    """``text`` without the tags of runaway nesting, or None when there is none to blame.
+
+    When nesting passes :data:`_MAX_DEPTH` libxml2 stops parsing altogether, so a page with
+    thousands of unclosed ``<font>`` or ``<div>`` tags would lose everything after them, not
+    only what they wrap. The last node parsed sits at the bottom of the runaway chain; the
+    tags repeated along that chain are removed (their text stays) and the page is parsed
+    again. Structure inside the chain is lost, the text is kept.
+    """
+    last = root
+    for node in root.iter():
+        last = node
+    counts = Counter(a.tag for a in last.iterancestors() if isinstance(a.tag, str))
+    runaway = [t for t, n in counts.items() if n >= _RUNAWAY_REPEATS and t not in ("html", "body")]
+    if not runaway:
+        return None
+    names = "|".join(map(re.escape, runaway))
+    pattern = re.compile(rf"</?(?:{names})\b[^>]*>", re.I)
+    return pattern.sub(" ", text)
 
 
 def _cut_after(root: etree._Element, max_nodes: int) -> bool:

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import stopwordsiso
-from lxml import etree
 
 from .document import Document
 
@@ -190,20 +189,31 @@ def _body_sample(doc: Document) -> str:
     """The first :data:`_SAMPLE_CHARS` of body text, whitespace runs collapsed.
 
     Collapsing matters: pages indented with tabs can spend their first 20,000 characters
-    on whitespace alone.
+    on whitespace alone. The pieces are those of :meth:`Document.iter_text`, walked here
+    over the document's arrays without a generator (this runs on every page).
     """
+    texts, tails, parent, end = doc.texts, doc.tails, doc.parent, doc.end
     parts: list[str] = []
     size = 0
-    if not doc.nodes:
-        return ""
-    # lxml's text iterator (same pieces as Document.iter_text, at C speed); elements only.
-    for text in doc.body.itertext(etree.Element):
-        if text.isspace():
-            continue
-        parts.append(text)
-        size += len(text)
-        if size >= 2 * _SAMPLE_CHARS:
-            break
+    limit = 2 * _SAMPLE_CHARS
+    for j in range(end[0] + 1 if doc.nodes else 0):
+        text = texts[j]
+        if text and not text.isspace():
+            parts.append(text)
+            size += len(text)
+            if size >= limit:
+                break
+        if end[j] == j:
+            # Subtrees that close with this leaf: their tails, innermost first.
+            k = j
+            while k and end[k] == j and size < limit:
+                text = tails[k]
+                k = parent[k]
+                if text and not text.isspace():
+                    parts.append(text)
+                    size += len(text)
+            if size >= limit:
+                break
     return _WS.sub(" ", "".join(parts))[:_SAMPLE_CHARS]
 
 
@@ -248,7 +258,10 @@ def detect_language(doc: Document) -> str | None:
             if script == "latin" and lang in LATIN_VOTE_LANGUAGES:
                 votes = _latin_votes(sample)
                 best = max(votes, key=votes.__getitem__, default=lang)
-                if votes[best] >= _MIN_VOTES and votes[best] >= _OVERRULE * votes[lang]:
+                # Languages without a vote are absent from ``votes``: a page declaring
+                # "en" whose text has no stop word at all raised KeyError here.
+                top = votes.get(best, 0.0)
+                if top >= _MIN_VOTES and top >= _OVERRULE * votes.get(lang, 0.0):
                     return best
             return lang
     if script is None:
@@ -278,12 +291,14 @@ def _latin_votes(text: str) -> dict[str, float]:
     """
     owners = _vote_owners()
     votes = dict.fromkeys(LATIN_VOTE_LANGUAGES, 0.0)
-    for token, count in Counter(_TOKEN.findall(text.lower())).items():
-        langs = owners.get(token)
-        if langs:
-            share = count / len(langs)
-            for lang in langs:
-                votes[lang] += share
+    # Non-stop-words are dropped in C before counting; the Counter keeps first-occurrence
+    # order, so the float sums below add up in the same order as over all tokens.
+    stop = filter(owners.__contains__, _TOKEN.findall(text.lower()))
+    for token, count in Counter(stop).items():
+        langs = owners[token]
+        share = count / len(langs)
+        for lang in langs:
+            votes[lang] += share
     return {lang: v for lang, v in votes.items() if v > 0}
 
 

@@ -71,9 +71,13 @@ class PageMetadata:
         self.author = author
 
 
-def parse_date(value: str | None) -> datetime | None:
-    """Parse the date formats publishers use; naive times are taken as UTC."""
-    if not value:
+def parse_date(value: object) -> datetime | None:
+    """Parse the date formats publishers use; naive times are taken as UTC.
+
+    Anything but a string is no date: JSON-LD puts numbers, lists and objects where a date
+    belongs (``"datePublished": 20240102`` raised TypeError before).
+    """
+    if not value or not isinstance(value, str):
         return None
     match = _ISO.search(value)
     if not match:

@@ -11,14 +11,14 @@ from sklearn.svm import SVC
 from scrapy_denoise.document import load_document
 from scrapy_denoise.methods.base import render_pieces, text_pieces
 from scrapy_denoise.methods.block_svm import DEFAULT_MODEL_PATH, BlockSvmMethod, select_rows
-from scrapy_denoise.methods.blocks import FEATURE_NAMES, compute_blocks
+from scrapy_denoise.methods.blocks import FEATURE_NAMES, Blocks, compute_blocks
 from scrapy_denoise.models.svm import SvmModel
 from scrapy_denoise.models.train_blocks import block_matches, labels
 
 COL = {name: k for k, name in enumerate(FEATURE_NAMES)}
 
 
-def _row(blocks, node_id: str) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _row(blocks: Blocks, node_id: str) -> np.ndarray:
     for r in range(len(blocks.text_units)):
         if blocks.doc.nodes[blocks.node(r)].get("id") == node_id:
             return blocks.features[r]
@@ -30,7 +30,8 @@ def _row(blocks, node_id: str) -> np.ndarray:  # type: ignore[no-untyped-def]
 # and 65 characters. Page totals: 192 characters, 16 of link text, 7 links, 1 image.
 PAPER_PAGE = (
     "<html><body><a href='#'>abc</a><a href='#'>def</a>"
-    "<div id='d2'>" + "".join(f"<a href='#'>{w}</a>" for w in ("ab", "cd", "ef", "gh", "ij"))
+    "<div id='d2'>"
+    + "".join(f"<a href='#'>{w}</a>" for w in ("ab", "cd", "ef", "gh", "ij"))
     + "</div>"
     "<div id='d3'>" + "x" * 83 + "</div>"
     "<div id='d4'>" + "y" * 13 + "</div>"
@@ -55,8 +56,10 @@ def test_paper_worked_example_reproduces_table_4() -> None:
     assert (doc.text_len[0], doc.link_text_len[0], doc.link_count[0], doc.image_count[0]) == (
         192, 16, 7, 1,
     )  # fmt: skip
-    rows = {blocks.doc.nodes[blocks.node(r)].get("id") or "body": blocks.features[r][:5]
-            for r in range(len(blocks.text_units))}
+    rows = {
+        blocks.doc.nodes[blocks.node(r)].get("id") or "body": blocks.features[r][:5]
+        for r in range(len(blocks.text_units))
+    }
     assert set(rows) == set(PAPER_TABLE_4)
     for name, expected in PAPER_TABLE_4.items():
         np.testing.assert_allclose(rows[name], expected, atol=1e-3, err_msg=name)
@@ -115,8 +118,13 @@ def test_nested_blocks_are_excluded_from_own_values() -> None:
     assert (blocks.own_len[inner], blocks.own_link_len[inner]) == (19, 1)
     assert (blocks.own_links[inner], blocks.own_images[inner]) == (1, 1)
     assert blocks.parent_unit[inner] == outer
-    texts = dict(zip([doc.nodes[blocks.units[k]].get("id") for k in blocks.text_units],
-                     blocks.texts, strict=True))
+    texts = dict(
+        zip(
+            [doc.nodes[blocks.units[k]].get("id") for k in blocks.text_units],
+            blocks.texts,
+            strict=True,
+        )
+    )
     assert "inner" not in texts["outer"] and "outer tail" in texts["outer"]
     # a kept inner block inside a dropped outer one still renders, in reading order
     rows = {doc.nodes[blocks.node(r)].get("id"): r for r in range(len(blocks.text_units))}
@@ -143,15 +151,19 @@ def test_empty_page_has_no_blocks_and_extracts_nothing() -> None:
 
 def test_deeply_nested_page_does_not_recurse() -> None:
     html = "<html><body>" + "<div>" * 1500 + "deep text here" + "</div>" * 1500 + "</body></html>"
-    result = BlockSvmMethod().extract(load_document(html))
+    result = BlockSvmMethod(fallback=True).extract(load_document(html))
     assert result.lines == ["deep text here"]
 
 
 def test_label_rule_uses_shingles_of_the_truth() -> None:
     truth = "The coastal road stayed closed on Tuesday after the storm.\nEngineers will look."
     match, tokens = block_matches(
-        ["The coastal road stayed closed on Tuesday", "Home", "Engineers will look",
-         "Subscribe to our newsletter today for more"],
+        [
+            "The coastal road stayed closed on Tuesday",
+            "Home",
+            "Engineers will look",
+            "Subscribe to our newsletter today for more",
+        ],
         truth,
     )
     assert list(tokens) == [7, 1, 3, 7]
@@ -175,16 +187,19 @@ def test_numpy_decision_agrees_with_scikit_learn(tmp_path: Path) -> None:
     mean, std = x.mean(0), x.std(0)
     std[std < 1e-9] = 1.0
     svc = SVC(kernel="rbf", C=2.0, gamma=0.05).fit((x - mean) / std, y)
-    model = SvmModel.from_sklearn(svc, feature_names=list(FEATURE_NAMES), scale=1 / std,
-                                  offset=-mean / std)
+    model = SvmModel.from_sklearn(
+        svc, feature_names=list(FEATURE_NAMES), scale=1 / std, offset=-mean / std
+    )
     model.save(tmp_path / "m.json")
     loaded = SvmModel.load(tmp_path / "m.json")
-    np.testing.assert_allclose(loaded.decision(x), svc.decision_function((x - mean) / std),
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        loaded.decision(x), svc.decision_function((x - mean) / std), atol=1e-6
+    )
     method = BlockSvmMethod(tmp_path / "m.json")
     blocks = compute_blocks(pages[0])
+    # the method scores in float32 (block_svm._Rbf): equal up to single-precision rounding
     np.testing.assert_allclose(
-        method.scores(blocks), svc.decision_function((blocks.features - mean) / std), atol=1e-6
+        method.scores(blocks), svc.decision_function((blocks.features - mean) / std), atol=1e-4
     )
 
 

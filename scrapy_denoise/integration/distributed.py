@@ -386,9 +386,16 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self._registered = True
 
     def _beat(self) -> None:
+        """Say "alive"; a Redis blip must not stop the loop (the others would then think
+        this worker dead after DENOISE_WORKER_TIMEOUT and redo its requests)."""
         assert self.keys is not None
-        beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
-        self.server.hset(self.keys.heartbeats, self.owner, beat.dump())
+        try:
+            beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
+            self.server.hset(self.keys.heartbeats, self.owner, beat.dump())
+        except Exception as exc:
+            if not self._registered:
+                raise
+            logger.warning("could not send the heartbeat to Redis: %s", exc)
 
     # -- the queue ----------------------------------------------------------------------
 
@@ -472,6 +479,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         if self._checkpointing or self._closing:
             return
         self._checkpointing = True
+        self._since_checkpoint = 0
 
         def done(result: Any) -> Any:
             self._checkpointing = False
@@ -502,7 +510,6 @@ class RedisScheduler(_ScrapyRedisScheduler):
         finished = self._finished_tokens()
         if not finished:
             return True
-        self._since_checkpoint = 0
         ok = True if self.runtime is None else await self.runtime.checkpoint()
         if not ok:
             self._inc("denoise/distributed/checkpoint_failed")

@@ -248,18 +248,22 @@ class DenoiseRuntime:
         if self._denoiser is not None:
             self._denoiser.flush()
 
-    def _already_learned(self, url: str) -> bool:
-        """Worker thread: a redelivered page whose learning is already in the database."""
+    def _already_learned(self, url: str, *, done: bool = True) -> bool:
+        """Worker thread: a redelivered page whose fingerprint is already in the database
+        (noise pages are fingerprinted when classified, articles when extracted). ``done``
+        forgets the URL: its last use, the extraction."""
         if url not in self._redelivered:
             return False
-        self._redelivered.discard(url)
+        if done:
+            self._redelivered.discard(url)
         learner = self.denoiser.learner
         return learner is not None and learner.page_history(url) is not None
 
     def _classify_sync(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
-        verdict = denoiser.classify_document(doc, record=True)
+        record = not (self._redelivered and self._already_learned(url, done=False))
+        verdict = denoiser.classify_document(doc, record=record)
         if not verdict.is_noise and self.config.extract_enabled:
             documents = self._documents
             documents[_body_key(url, body)] = doc

@@ -569,8 +569,12 @@ def context_features(
     for r, k in enumerate(text_units):
         a = parent_unit[k] if k else 0
         g = parent_unit[a] if a > 0 else 0
-        ancestors[r] = (mass[a] / (weight[a] + 1.0), mass[g] / (weight[g] + 1.0),
-                        weight[a] / total, weight[g] / total)
+        ancestors[r] = (
+            mass[a] / (weight[a] + 1.0),
+            mass[g] / (weight[g] + 1.0),
+            weight[a] / total,
+            weight[g] / total,
+        )
     out[:, 4:8] = ancestors
     out[:, 8] = mass[0] / total
     out[:, 9] = s.max()
