@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scrapy_denoise import Denoiser, DenoiseOptions, PageRules
+from scrapy_denoise import DenoiseOptions, Denoiser, PageRules
 
 ARTICLE = """<html><head><title>Storm hits coast - Daily</title></head><body>
 <nav><a href="/">Home</a> <a href="/world/">World</a> <a href="/sport/">Sport</a></nav>
@@ -17,8 +17,9 @@ residents in low-lying areas to prepare for further flooding in the coming days.
 
 
 def _index(n: int) -> str:
-    links = "".join(f'<li><a href="/story/{n}-{i}.html">Story {n}-{i} headline</a></li>'
-                    for i in range(40))
+    links = "".join(
+        f'<li><a href="/story/{n}-{i}.html">Story {n}-{i} headline</a></li>' for i in range(40)
+    )
     return f"<html><body><ul>{links}</ul></body></html>"
 
 
@@ -33,8 +34,9 @@ def test_extract_returns_article_text_and_metadata() -> None:
 
 
 def test_changing_index_page_is_noise_after_repeated_visits() -> None:
-    rules = PageRules(url_patterns=(), min_text_chars=None, max_link_text_ratio=None,
-                      shallow_url_depth=None)
+    rules = PageRules(
+        url_patterns=(), min_text_chars=None, max_link_text_ratio=None, shallow_url_depth=None
+    )
     with Denoiser(options=DenoiseOptions(rules=rules, page_model=None)) as d:
         url = "https://news.example/latest/list.html"
         reasons = []
@@ -53,8 +55,20 @@ def test_changing_index_page_is_noise_after_repeated_visits() -> None:
 def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'state.sqlite3'}"
     boiler = "<div class='promo'>Subscribe to our newsletter for the best stories every day</div>"
-    words = ["harbour", "election", "vaccine", "orchestra", "glacier", "railway", "festival",
-             "satellite", "vineyard", "marathon", "library", "volcano"]
+    words = [
+        "harbour",
+        "election",
+        "vaccine",
+        "orchestra",
+        "glacier",
+        "railway",
+        "festival",
+        "satellite",
+        "vineyard",
+        "marathon",
+        "library",
+        "volcano",
+    ]
     pages = [
         f"<html><body><nav><a href='/'>Home</a></nav><article><h1>{w.title()} story</h1>"
         f"<p>{(w + ' ') * 3}reporters described how the {w} changed life in town {i}.</p>"
@@ -66,7 +80,6 @@ def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) 
         for i, page in enumerate(pages):
             first.learn(page, f"https://news.example/2024/05/{i + 1:02d}/story-{i}.html")
     with Denoiser(store=url) as second:
-        art = second.extract(pages[0], "https://news.example/2024/05/01/story-0.html",
-                             learn=False)
+        art = second.extract(pages[0], "https://news.example/2024/05/01/story-0.html", learn=False)
     assert "Subscribe to our newsletter" not in art.text
     assert "reporters described how the harbour changed life" in art.text

@@ -138,7 +138,10 @@ def test_synthetic_site_is_in_the_shared_format(site_zip: Path) -> None:
 
 
 def test_learning_removes_the_boilerplate_single_page_keeps(site_zip: Path) -> None:
-    rows = {r.config.label: r for r in site_learning_rows(("garden",), zips={"garden": site_zip})}
+    rows = {
+        r.config.label: r
+        for r in site_learning_rows(("garden",), "correlativity", zips={"garden": site_zip})
+    }
     single = rows[CONFIGS[0].label]
     first = rows["1st crawl: templates + lines"]
     recrawl = rows["re-crawl: templates + lines"]
@@ -158,7 +161,9 @@ def test_recrawl_output_has_no_boilerplate(site_zip: Path) -> None:
     pages = sorted(iter_site_pages(site_zip), key=lambda p: p.path)
     texts: list[str] = []
     config = SiteConfig("re-crawl", "recrawl")
-    row = run_site("garden", pages, config, on_article=lambda _page, text: texts.append(text))
+    row = run_site(
+        "garden", pages, config, "correlativity", on_article=lambda _page, text: texts.append(text)
+    )
     assert len(texts) == ARTICLES
     for text in texts[1:]:
         assert "newsletter" not in text
@@ -169,7 +174,9 @@ def test_recrawl_output_has_no_boilerplate(site_zip: Path) -> None:
 
 def test_benchmark_markdown(site_zip: Path) -> None:
     configs = (CONFIGS[0], CONFIGS[1])
-    text = site_learning_benchmark(("garden",), configs=configs, zips={"garden": site_zip})
+    text = site_learning_benchmark(
+        ("garden",), configs=configs, zips={"garden": site_zip}, method="correlativity"
+    )
     assert text.startswith("| site | configuration |")
     assert "| garden | single-page (no learning) |" in text
     assert "| garden | 1st crawl: templates + lines |" in text
