@@ -11,7 +11,8 @@ from scrapy_denoise.methods.linestats import (
     prunable,
 )
 
-PARAMS = LineParams()
+#: the paper's L = 50, which the boundary tests below are written for (the default is 3)
+PARAMS = LineParams(per_pages=50)
 
 
 def key(line: str) -> bytes:

@@ -431,6 +431,18 @@ def _rss_mb() -> float:
 
 
 def _peak_rss_mb() -> float:
+    """This process's RSS high-water mark.
+
+    ``VmHWM`` belongs to the address space, which ``exec`` replaces; ``ru_maxrss`` would
+    carry the parent's peak into a spawned child (Linux keeps it across fork and exec).
+    """
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
