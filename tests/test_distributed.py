@@ -316,7 +316,8 @@ def _supervise(
         server, keys = kill
         victim = workers["worker-2"]
         processing = keys.processing(victim.owner)
-        # mid-crawl: after the first checkpoint (later points race the end of a small site), holding unfinished requests
+        # mid-crawl: after the first checkpoint (later points race the end of a small
+        # site), holding unfinished requests
         while time.monotonic() < deadline:
             popped = int(server.hget(keys.popped, victim.owner) or 0)
             holding = int(server.hlen(processing))
