@@ -670,17 +670,12 @@ def test_pipeline_survives_hostile_page_item(name: str, caplog: pytest.LogCaptur
         assert stats.get("denoise/warnings/truncated") == 1
 
 
-@pytest.mark.xfail(
-    reason="load warnings of pages judged noise are not counted: the page filter keeps only "
-    "the verdict (binary and empty bodies show up as noise/little_text), and the pipeline "
-    "drops noise pages before counting warnings (reported; scrapy_denoise/integration is "
-    "another helper's)",
-    strict=False,
-)
 @pytest.mark.parametrize(
     ("name", "warning"), [("binary-body-as-html", "binary"), ("empty-body", "empty")]
 )
 def test_hostile_body_is_counted_by_kind(name: str, warning: str) -> None:
+    """Binary and empty bodies are judged noise pages and never extracted, so the
+    middleware, not the pipeline, must count their load warnings."""
     response = _responses()[name]
     crawler = _crawler()
     mw = PageFilterMiddleware.from_crawler(crawler)

@@ -19,6 +19,10 @@ it needs links from), it can mark it ``meta["denoise_leaf"] = True``; with
 ``meta["denoise_skip"] = True`` leaves a request out of the filter entirely: no verdict,
 and the extraction pipeline then treats the page as an article.
 
+Load warnings of noise pages (binary or empty bodies, cut pages) are counted here under
+``denoise/warnings/<kind>``, since those pages never reach extraction; the pipeline counts
+those of article pages.
+
 A page that makes the core fail passes unclassified (counted in
 ``denoise/errors/classify``): the filter is an optimisation, and losing a page to it would
 be worse than extracting one page too many.
@@ -80,7 +84,7 @@ class PageFilterMiddleware:
         if not isinstance(response, HtmlResponse) or not 200 <= response.status < 300:
             return response
         try:
-            verdict = await self.runtime.classify(
+            verdict, warnings = await self.runtime.classify(
                 response.body, response.url, response_headers(response)
             )
         except DenoiseUnavailable as exc:
@@ -99,6 +103,9 @@ class PageFilterMiddleware:
             self.stats.inc_value("denoise/pages/article")
             return response
         self.stats.inc_value(f"denoise/pages/noise/{verdict.reason}")
+        # an article's load warnings are counted by the pipeline when it is extracted
+        for warning in warnings:
+            self.stats.inc_value(f"denoise/warnings/{warning}")
         if self.drop_noise_leaves and request.meta.get(META_LEAF):
             self.stats.inc_value("denoise/pages/dropped_leaf")
             raise IgnoreRequest(f"noise page ({verdict.reason}): {response.url}")

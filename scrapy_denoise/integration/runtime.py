@@ -190,7 +190,12 @@ class DenoiseRuntime:
 
     # -- the core calls the components make -------------------------------------------
 
-    async def classify(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
+    async def classify(
+        self, body: bytes, url: str, headers: dict[str, str] | None
+    ) -> tuple[PageVerdict, tuple[str, ...]]:
+        """The page filter's verdict and the page's load warnings (``binary``, ``empty``,
+        ``truncated``, ...): noise pages never reach extraction, so the middleware is the
+        only component that can count theirs."""
         return await self.call(self._classify_sync, body, url, headers)
 
     async def extract(
@@ -259,7 +264,9 @@ class DenoiseRuntime:
         learner = self.denoiser.learner
         return learner is not None and learner.page_history(url) is not None
 
-    def _classify_sync(self, body: bytes, url: str, headers: dict[str, str] | None) -> PageVerdict:
+    def _classify_sync(
+        self, body: bytes, url: str, headers: dict[str, str] | None
+    ) -> tuple[PageVerdict, tuple[str, ...]]:
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
         record = not (self._redelivered and self._already_learned(url, done=False))
@@ -269,7 +276,7 @@ class DenoiseRuntime:
             documents[_body_key(url, body)] = doc
             while len(documents) > _DOCUMENT_CACHE_SIZE:
                 documents.popitem(last=False)
-        return verdict
+        return verdict, doc.warnings
 
     def _extract_sync(
         self,
