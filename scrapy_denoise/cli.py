@@ -126,6 +126,31 @@ def _bench_sites(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_pages(args: argparse.Namespace) -> int:
+    from .evaluation.datasets import shared_data_dir
+    from .evaluation.report_file import write_section
+    from .models.train_pages import evaluate_pages
+    from .page.model import DEFAULT_MODEL_PATH
+
+    data = shared_data_dir()
+    if data is None:
+        print("bench pages: the shared data folder was not found", file=sys.stderr)
+        return 2
+    body = evaluate_pages(
+        data,
+        DEFAULT_MODEL_PATH,
+        progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
+    )
+    heading = (
+        "## Page filter: noise pages vs article pages on pages no model saw\n\n"
+        "Target (issue 5): noise-page precision >= 0.95 and article recall >= 0.98.\n\n"
+    )
+    print(heading + body)
+    if args.out:
+        write_section(Path(args.out), "pages", heading + body, command="scrapy-denoise bench pages")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .evaluation.benchmark import extraction_benchmark
     from .evaluation.report_file import write_section
@@ -136,6 +161,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return _bench_crawl(args)
     if args.section == "perf":
         return _bench_perf(args)
+    if args.section == "pages":
+        return _bench_pages(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -339,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf"))
+    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf", "pages"))
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")

@@ -561,8 +561,41 @@ def load_document(
         warnings.append("truncated")
     head = _collect_head(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    _drop_hidden(root)
     # Entities for unicode text the parser left as C1 controls and presentation forms.
     return _finish(url, root, head, encoding, warnings)
+
+
+_MAYBE_HIDDEN = etree.XPath("//*[@hidden or @style or @aria-hidden]")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _is_hidden(el: etree._Element) -> bool:
+    if el.get("hidden") is not None or el.get("aria-hidden", "").strip().lower() == "true":
+        return True
+    return bool(_HIDDEN_STYLE.search(el.get("style") or ""))
+
+
+def _drop_hidden(root: etree._Element) -> None:
+    """Remove what a reader never sees: elements hidden by ``hidden``, ``aria-hidden``
+    or an inline ``display:none`` / ``visibility:hidden`` (Mozilla Readability's
+    visibility test). Hidden login modals, widget templates and web-archive banners read
+    like prose and were the largest source of kept noise on utomo-big9-chaos dev pages.
+    The tail of a removed element is the parent's visible text and stays."""
+    for el in _MAYBE_HIDDEN(root):
+        if el is root or el.tag in ("html", "body") or not _is_hidden(el):
+            continue
+        parent = el.getparent()
+        if parent is None:
+            continue  # inside an element removed earlier in this loop
+        tail = el.tail
+        if tail:
+            prev = el.getprevious()
+            if prev is not None:
+                prev.tail = (prev.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+        parent.remove(el)
 
 
 def _parse(text: str) -> tuple[etree._Element | None, bool]:

@@ -102,3 +102,27 @@ def test_unclosed_title_does_not_swallow_the_page() -> None:
     doc = load_document(f"<html><head><title>Broken title<body>{paragraph}</body></html>")
     assert "unclosed_title" in doc.warnings
     assert "Real article text" in doc.text()
+
+
+def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
+    doc = load_document(
+        "<html><body><div>"
+        "<p>Visible start.</p>"
+        '<div style="color:red; DISPLAY: none">Login modal</div> after modal.'
+        '<p hidden>Template text</p>'
+        '<span style="visibility:hidden">ghost</span>'
+        '<nav aria-hidden="true">Menu</nav>'
+        '<p aria-hidden="false">Shown to readers.</p>'
+        '<p style="display:block">Also shown.</p>'
+        "</div></body></html>"
+    )
+    text = "\n".join(doc.lines())
+    for hidden in ("Login modal", "Template text", "ghost", "Menu"):
+        assert hidden not in text
+    for shown in ("Visible start.", "after modal.", "Shown to readers.", "Also shown."):
+        assert shown in text
+
+
+def test_hidden_element_first_in_its_parent_hands_its_tail_to_the_parent() -> None:
+    doc = load_document('<html><body><p><b hidden>x</b>tail text</p></body></html>')
+    assert doc.lines() == ["tail text"]
