@@ -109,7 +109,7 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
         "<html><body><div>"
         "<p>Visible start.</p>"
         '<div style="color:red; DISPLAY: none">Login modal</div> after modal.'
-        '<p hidden>Template text</p>'
+        "<p hidden>Template text</p>"
         '<span style="visibility:hidden">ghost</span>'
         '<nav aria-hidden="true">Menu</nav>'
         '<p aria-hidden="false">Shown to readers.</p>'
@@ -124,5 +124,5 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
 
 
 def test_hidden_element_first_in_its_parent_hands_its_tail_to_the_parent() -> None:
-    doc = load_document('<html><body><p><b hidden>x</b>tail text</p></body></html>')
+    doc = load_document("<html><body><p><b hidden>x</b>tail text</p></body></html>")
     assert doc.lines() == ["tail text"]
