@@ -423,7 +423,7 @@ def test_summary_renders_charts(browser: Browser, tmp_path: Path) -> None:
     tab = Tab(browser)
     tab.open(path)
     assert tab.eval("document.querySelectorAll('section.site').length") == 2
-    assert tab.eval("document.querySelectorAll('svg.chart').length") == 8
+    assert tab.eval("document.querySelectorAll('svg.chart').length") == 7
     bars = tab.eval("document.querySelectorAll('svg.chart rect').length")
     assert bars >= 12
     # the score chart's bars are drawn inside the chart, not squashed or off its box
@@ -436,6 +436,7 @@ def test_summary_renders_charts(browser: Browser, tmp_path: Path) -> None:
     )
     assert inside is True
     assert tab.eval("document.querySelectorAll('section.site .reasons tbody tr').length") >= 3
+    assert tab.eval("document.querySelectorAll('section.site p.note').length") == 1
     png = tab.screenshot(tmp_path / "summary.png")
     assert png.count("#1b9e77") >= 500  # article bars (articles over time, article scores)
     assert png.count("#d95f02") >= 100  # noise pages' scores

@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 NO_VERDICTS = (
-    "no page filter verdicts in the store (crawled before they were stored, or without "
-    "the page filter)"
+    "no page filter verdicts in the store (written before scrapy-denoise stored them, or "
+    "with site learning off)"
 )
 
 _ARTICLE_COLOUR = "#1b9e77"
@@ -202,11 +202,6 @@ def _bucket_label(bucket: int) -> str:
     return f"{bucket / SCORE_BUCKETS:.2f}"
 
 
-def _reason_text(reason: str) -> str:
-    meaning = REASONS.get(reason)
-    return f"{reason} ({meaning})" if meaning else reason
-
-
 def _aware(value: datetime | None) -> datetime | None:
     # The typed columns give aware datetimes; aggregates (min/max) bypass the type on SQLite.
     if isinstance(value, str):
@@ -318,12 +313,11 @@ def _verdict_lines(r: SiteReport) -> list[str]:
         "  noise pages by reason    "
         + (", ".join(f"{reason} {n}" for reason, n in reasons) if reasons else "none")
     )
-    width = 1 / SCORE_BUCKETS
     out.append("  page filter scores         article   noise  (noise probability; rules give 1.0)")
-    for label, article, noise in r.score_bins():
+    for bucket, (_, article, noise) in enumerate(r.score_bins()):
         if article or noise:
-            low = float(label)
-            out.append(f"    {low:.2f}-{low + width:.2f}{article:>23}{noise:>8}")
+            low, high = bucket / SCORE_BUCKETS, (bucket + 1) / SCORE_BUCKETS
+            out.append(f"    {low:.2f}-{high:.2f}{article:>23}{noise:>8}")
     return out
 
 
@@ -388,9 +382,9 @@ def _site_html(r: SiteReport) -> str:
     title = "articles by publication date" if basis == "published" else "articles by fetch date"
     if basis == "published" and r.undated:
         title += f" ({r.undated} undated not shown)"
-    charts = [
-        _score_chart(r),
-        _reasons_table(r),
+    # without verdicts the note says why, instead of an empty chart and table
+    charts = [_score_chart(r), _reasons_table(r)] if r.verdicts else []
+    charts += [
         bar_chart(bins, title, colour="#1b9e77"),
         step_chart(sorted(r.template_days.items()), "templates learned (cumulative)"),
     ]
@@ -449,11 +443,7 @@ def _score_chart(r: SiteReport) -> str:
 def _reasons_table(r: SiteReport) -> str:
     reasons = r.noise_by_reason()
     if not reasons:
-        body = (
-            "<tr><td colspan=4>none</td></tr>"
-            if r.verdicts
-            else (f"<tr><td colspan=4>{_e(NO_VERDICTS)}</td></tr>")
-        )
+        body = "<tr><td colspan=4>none</td></tr>"
     else:
         body = "".join(
             f'<tr><td>{_e(reason)}</td><td class="n">{n}</td>'
