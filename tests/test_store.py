@@ -468,10 +468,20 @@ def test_verdicts_add_up_per_site_reason_and_bucket(store: Store) -> None:
     assert store.page_states([f"{SITE}/tag/x"])[f"{SITE}/tag/x"].visits == 1
 
 
-def test_verdict_reasons_are_cut_and_cleaned_not_fatal(store: Store) -> None:
-    store.record_fingerprints([], [VerdictCount(SITE, True, "r\x00" + "x" * 100, 0, 1)])
-    (row,) = store.verdict_counts(SITE)
-    assert row.reason == "r" + "x" * 62 and row.count == 1  # cut to 64, then NUL dropped
+def test_verdict_reasons_and_buckets_out_of_range_are_not_fatal(store: Store) -> None:
+    store.record_fingerprints(
+        [],
+        [
+            VerdictCount(SITE, True, "r\x00" + "x" * 100, 0, 1),
+            VerdictCount(SITE, False, "model", 70_000, 2),
+            VerdictCount(SITE, False, "model", -3, 4),
+        ],
+    )
+    rows = {(v.is_noise, v.score_bucket): v for v in store.verdict_counts(SITE)}
+    assert set(rows) == {(True, 0), (False, SCORE_BUCKETS - 1), (False, 0)}
+    assert rows[(True, 0)].reason == "r" + "x" * 62  # cut to 64, then NUL dropped
+    assert rows[(False, SCORE_BUCKETS - 1)].count == 2
+    assert rows[(False, 0)].count == 4
 
 
 def test_score_buckets_cover_zero_to_one_and_clamp_the_rest() -> None:

@@ -108,9 +108,8 @@ class SiteReport:
         """(bucket's lower bound, article pages, noise pages) for every score bucket."""
         article = [0] * SCORE_BUCKETS
         noise = [0] * SCORE_BUCKETS
-        for v in self.verdicts:
-            bucket = min(max(v.score_bucket, 0), SCORE_BUCKETS - 1)
-            (noise if v.is_noise else article)[bucket] += v.count
+        for v in self.verdicts:  # the store keeps buckets in range
+            (noise if v.is_noise else article)[v.score_bucket] += v.count
         return [(_bucket_label(b), article[b], noise[b]) for b in range(SCORE_BUCKETS)]
 
     def articles_over_time(self) -> tuple[str, list[tuple[str, int]]]:

@@ -41,6 +41,7 @@ from sqlalchemy.pool import StaticPool
 from .errors import StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
+    SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
     LineCount,
@@ -606,7 +607,9 @@ def _add_verdicts(conn: Connection, verdicts: Sequence[VerdictCount]) -> None:
     for v in verdicts:
         if v.count:
             reason = _clean(v.reason[:_REASON_CHARS])
-            merged[(site_ids[v.site], v.is_noise, reason, v.score_bucket)] += v.count
+            # clamped like score_bucket(): a caller's stray bucket must not fail the flush
+            bucket = min(max(v.score_bucket, 0), SCORE_BUCKETS - 1)
+            merged[(site_ids[v.site], v.is_noise, reason, bucket)] += v.count
     if not merged:
         return
     ins = _insert(conn, _VERDICTS)
