@@ -1,4 +1,5 @@
-"""Per-site learning: template library, line statistics and page fingerprints over a Store.
+"""Per-site learning: template library, line statistics and page fingerprints over a Store
+(plus the page filter's verdict counters, written with the fingerprints).
 
 :class:`SiteLearner` keeps each site's state in memory (loaded lazily from the store, one
 snapshot read), applies the methods to pages, and writes what it learned back as additive
