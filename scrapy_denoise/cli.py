@@ -238,14 +238,20 @@ def _bench_crawl(args: argparse.Namespace) -> int:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     data = Path(args.data)
+
+    # Progress goes to stderr like every long command's: stdout is the JSON training report.
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
     if args.what == "blocks":
         from .models.train_blocks import train_blocks
 
-        report = train_blocks(data, Path(args.out), seed=args.seed)
+        report = train_blocks(data, Path(args.out), seed=args.seed, progress=progress)
     else:
         from .models.train_pages import train_pages
 
-        report = train_pages(data, Path(args.out), seed=args.seed)
+        report = train_pages(data, Path(args.out), seed=args.seed, progress=progress)
     print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
     return 0
 
@@ -403,6 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, help="the shared/data folder (or your own)")
     p.add_argument("--out", required=True, help="model file to write (JSON)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("report", help="HTML report of one page: each block coloured by its fate")

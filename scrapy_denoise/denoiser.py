@@ -94,15 +94,29 @@ class Denoiser:
         """Is this page an article or a noise page (index, list, tag, search, form, ...)?"""
         return self.classify_document(self.load(body, url, headers))
 
-    def classify_document(self, doc: Document, *, record: bool = False) -> PageVerdict:
+    def classify_document(
+        self, doc: Document, *, record: bool = False, count: bool = True
+    ) -> PageVerdict:
         """The page filter's verdict; ``record=True`` (the crawl) also fingerprints noise
         pages, so "content changes on every visit" can fire on index pages, which never
-        reach extraction (article pages are fingerprinted when extracted)."""
+        reach extraction (article pages are fingerprinted when extracted).
+
+        With a store, every verdict is counted per site (``count=False`` for a page whose
+        verdict is already counted): noise pages are never stored otherwise, and the crawl
+        summary's "noise pages by reason" and score chart are read from these counts. Core
+        and crawl count the same way because both come through here; a caller who
+        classifies a page and then extracts it should pass the verdict to
+        :meth:`extract_document` so it is counted once.
+        """
         learner = self._learner
         history = learner.page_history(doc.url) if learner and doc.url else None
         verdict = self._classifier.classify(doc, history)
-        if record and verdict.is_noise and learner is not None and doc.url:
-            learner.record_fingerprint(doc.url, learner.site_key(doc.url), _fingerprint(doc, ""))
+        if learner is not None and doc.url and (count or record):
+            site = learner.site_key(doc.url)
+            if count:
+                learner.count_verdict(site, verdict)
+            if record and verdict.is_noise:
+                learner.record_fingerprint(doc.url, site, _fingerprint(doc, ""))
         return verdict
 
     # -- extraction -------------------------------------------------------------------

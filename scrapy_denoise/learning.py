@@ -1,4 +1,5 @@
-"""Per-site learning: template library, line statistics and page fingerprints over a Store.
+"""Per-site learning: template library, line statistics and page fingerprints over a Store
+(plus the page filter's verdict counters, written with the fingerprints).
 
 :class:`SiteLearner` keeps each site's state in memory (loaded lazily from the store, one
 snapshot read), applies the methods to pages, and writes what it learned back as additive
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -31,6 +33,7 @@ from lxml import etree
 from .methods.linestats import LineParams, SiteLines
 from .methods.template import Entry, SiteTemplates, TemplateParams
 from .page.rules import PageHistory
+from .page.verdict import PageVerdict
 from .store import (
     BatchState,
     PageState,
@@ -39,7 +42,9 @@ from .store import (
     Store,
     StoreError,
     TemplateText,
+    VerdictCount,
     fit_hash,
+    score_bucket,
 )
 from .store.schema import utcnow
 
@@ -94,6 +99,8 @@ class SiteLearner:
         self._visits: list[PageVisit] = []
         # URL -> state after this process's unflushed visits, or as read from the store
         self._pages: dict[str, PageState | None] = {}
+        # (site, is_noise, reason, score bucket) -> pages judged so since the last flush
+        self._verdicts: Counter[tuple[str, bool, str, int]] = Counter()
         # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
@@ -166,6 +173,14 @@ class SiteLearner:
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))
             self._visit_pages += 1
             return PageHistory(after.visits, after.changes)
+
+    def count_verdict(self, site: str, verdict: PageVerdict) -> None:
+        """Count the page filter's verdict on one of the site's pages; written with the
+        next flush (a counter per site, reason and score bucket: it never grows with the
+        crawl, so it does not trigger a flush of its own)."""
+        key = (site, verdict.is_noise, verdict.reason, score_bucket(verdict.score))
+        with self._lock:
+            self._verdicts[key] += 1
 
     def page_history(self, url: str) -> PageHistory | None:
         """Visits and content changes of ``url`` so far, ``None`` if never recorded."""
@@ -240,9 +255,11 @@ class SiteLearner:
             if delta is not None:
                 self.store.apply(delta)
             del self._sites[key]
-        if self._visits:
-            self.store.record_fingerprints(self._visits)
+        if self._visits or self._verdicts:
+            verdicts = [VerdictCount(*key, n) for key, n in self._verdicts.items()]
+            self.store.record_fingerprints(self._visits, verdicts)
             self._visits.clear()
+            self._verdicts.clear()
         self._pages.clear()
         self._template_pages = self._line_pages = self._visit_pages = 0
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store
+from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store, VerdictCount
 
 if TYPE_CHECKING:
     from scrapy_denoise.learning import SiteLearner
@@ -57,6 +57,7 @@ def apply_worker(
     deltas: list[SiteDelta],
     visits: list[list[PageVisit]],
     articles: list[list[ArticleRecord]],
+    verdicts: list[list[VerdictCount]] | None = None,
 ) -> tuple[int, int, int]:
     """Open the store (racing the others to create the schema) and apply a share of the
     work one small transaction at a time; returns the article counts it saw.
@@ -73,7 +74,7 @@ def apply_worker(
             if i < len(deltas):
                 store.apply(deltas[i])
             if i < len(visits):
-                store.record_fingerprints(visits[i])
+                store.record_fingerprints(visits[i], verdicts[i] if verdicts else ())
             if i < len(articles):
                 counts = store.upsert_articles(articles[i])
                 inserted += counts.inserted

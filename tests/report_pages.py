@@ -10,7 +10,14 @@ import random
 from datetime import UTC, datetime
 
 from scrapy_denoise.methods.linestats import line_hash
-from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store, TemplateText
+from scrapy_denoise.store import (
+    ArticleRecord,
+    PageVisit,
+    SiteDelta,
+    Store,
+    TemplateText,
+    VerdictCount,
+)
 
 EVIL = "http://127.0.0.1:9"
 SITE = "https://news.example"
@@ -150,8 +157,20 @@ def site_page(i: int) -> tuple[str, str]:
     return url, page
 
 
+#: The page filter's verdicts on site a (site b has none, like a store from before they
+#: were recorded): (is_noise, reason, score bucket, pages).
+VERDICTS_A = (
+    (False, "model", 0, 70),
+    (False, "model", 8, 7),
+    (True, "model", 12, 3),
+    (True, "url_pattern", 19, 38),
+    (True, "little_text", 19, 2),
+)
+
+
 def fill_store(store: Store) -> None:
-    """Two sites with line counts, templates, fingerprints and (for one) dated articles."""
+    """Two sites with line counts, templates, fingerprints, (for one) dated articles and
+    (for one) page filter verdicts."""
     now = datetime(2024, 6, 1, 12, tzinfo=UTC)
     for site, pages, lines in (
         ("https://a.example", 120, {"Home": 118, "Subscribe now": 60, "<script>x</script>": 9}),
@@ -167,7 +186,8 @@ def fill_store(store: Store) -> None:
             )
         )
         store.record_fingerprints(
-            [PageVisit(f"{site}/p{i}.html", site, f"h{i}", now) for i in range(pages // 10 + 1)]
+            [PageVisit(f"{site}/p{i}.html", site, f"h{i}", now) for i in range(pages // 10 + 1)],
+            [VerdictCount(site, *v) for v in VERDICTS_A] if site == "https://a.example" else (),
         )
     store.upsert_articles(
         [

@@ -83,3 +83,38 @@ def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) 
         art = second.extract(pages[0], "https://news.example/2024/05/01/story-0.html", learn=False)
     assert "Subscribe to our newsletter" not in art.text
     assert "reporters described how the harbour changed life" in art.text
+
+
+def test_every_verdict_is_counted_once_per_site_in_the_store(tmp_path: Path) -> None:
+    from scrapy_denoise.store import Store, VerdictCount, score_bucket
+
+    url = f"sqlite:///{tmp_path / 'state.sqlite3'}"
+    article_url = "https://news.example/2024/05/06/storm.html"
+    with Denoiser(store=url) as d:
+        verdict = d.classify(ARTICLE, article_url)
+        d.extract_document(d.load(ARTICLE, article_url), verdict=verdict)  # judged already
+        tag = d.classify(_index(1), "https://news.example/tag/storm/")
+        d.extract(_index(2), "https://news.example/tag/storm/")  # judged inside extract
+        d.learn(ARTICLE, "https://other.example/2024/05/06/storm.html")
+        d.classify(ARTICLE, "")  # no URL, no site to count it for
+        with Store.open(url) as reader:
+            assert reader.verdict_counts() == []  # nothing written before a flush
+    assert not verdict.is_noise and tag.is_noise and tag.reason == "url_pattern"
+    with Store.open(url) as reader:
+        counts = reader.verdict_counts()
+    assert counts == [
+        VerdictCount("https://news.example", False, verdict.reason, score_bucket(verdict.score), 1),
+        VerdictCount("https://news.example", True, "url_pattern", score_bucket(1.0), 2),
+        VerdictCount(
+            "https://other.example", False, verdict.reason, score_bucket(verdict.score), 1
+        ),
+    ]
+
+
+def test_a_verdict_marked_counted_is_not_counted_again() -> None:
+    with Denoiser() as d:
+        d.classify_document(d.load(_index(1), "https://news.example/tag/x/"), count=False)
+        learner = d.learner
+        assert learner is not None
+        learner.flush()
+        assert learner.store.verdict_counts() == []

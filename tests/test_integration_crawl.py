@@ -139,6 +139,27 @@ def test_demo_crawl_stores_languages_and_dates(
     assert default_site_key(articles[0].url)
 
 
+def stored_verdicts(db_url: str) -> dict[str, int]:
+    """The page filter's verdicts in the database, keyed like the crawl's stats: article
+    pages, and noise pages per reason."""
+    from scrapy_denoise.store import Store
+
+    counts: dict[str, int] = {}
+    with Store.open(db_url, create=False) as store:
+        for v in store.verdict_counts():
+            key = f"denoise/pages/noise/{v.reason}" if v.is_noise else "denoise/pages/article"
+            counts[key] = counts.get(key, 0) + v.count
+    return counts
+
+
+def verdict_stats(stats: dict[str, Any]) -> dict[str, int]:
+    return {
+        k: int(v)
+        for k, v in stats.items()
+        if k == "denoise/pages/article" or k.startswith("denoise/pages/noise/")
+    }
+
+
 def _path(url: str) -> str:
     from integration_support import url_path
 
@@ -151,9 +172,17 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     start_url = demo_site.start_url
     _, db_url, out = sqlite_crawl
     before = {a.url for a in read_articles(db_url)}
+    verdicts_before = stored_verdicts(db_url)
     second = run_crawl(start_url, out, {"DENOISE_DATABASE_URL": db_url})
     after = {a.url for a in read_articles(db_url)}
     stats = second.stats
+    # the second crawl's verdicts are added to the first's, none lost, none twice
+    added = {
+        k: n - verdicts_before.get(k, 0)
+        for k, n in stored_verdicts(db_url).items()
+        if n != verdicts_before.get(k, 0)
+    }
+    assert added == verdict_stats(stats)
     counts = {k: stats.get(f"denoise/store/{k}", 0) for k in ("inserted", "updated", "unchanged")}
     print(f"\n  re-crawl: {counts}, rows {len(before)} -> {len(after)}")
     second.check_finished()
@@ -201,6 +230,10 @@ def test_crawl_under_a_non_asyncio_reactor(demo_site: DemoSite, tmp_path: Path) 
     assert "PollReactor" in run.log
     run.check_finished()
     assert len(articles) == run.stats["denoise/store/inserted"]
+    verdicts = stored_verdicts(db_url)
+    print(f"  stored verdicts: {verdicts}")
+    assert verdicts == verdict_stats(run.stats)
+    assert sum(n for k, n in verdicts.items() if "/noise/" in k) >= 50
     assert scores.recall >= MIN_RECALL
 
 
@@ -212,8 +245,10 @@ def test_demo_crawl_stores_articles_in_postgres(
     with postgres_database(postgres_url) as db_url:
         run = run_crawl(start_url, tmp_path, {"DENOISE_DATABASE_URL": db_url})
         articles = read_articles(db_url)
+        verdicts = stored_verdicts(db_url)
     scores = score(articles, truth, run.html_paths())
     print(f"\n[{run.seconds:.1f}s] {scores.summary('demo/postgresql')}")
+    assert verdicts == verdict_stats(run.stats)
     run.check_finished()
     assert len(articles) == run.stats["denoise/store/inserted"]
     assert scores.precision >= MIN_PRECISION

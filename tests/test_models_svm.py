@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -72,3 +74,23 @@ def test_loading_rejects_inconsistent_shapes() -> None:
     data["feature_names"] = ["a", "b"]
     with pytest.raises(ModelFormatError):
         SvmModel.from_dict(data)
+
+
+def test_train_command_keeps_progress_off_the_json_report(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from scrapy_denoise.cli import main
+    from scrapy_denoise.models import train_pages
+
+    def fake_train(data: Path, out: Path, *, seed: int, progress: Callable[[str], None]) -> Any:
+        progress("features: flink-blog done (3 pages)")
+        return {"out": str(out), "seed": seed}
+
+    monkeypatch.setattr(train_pages, "train_pages", fake_train)
+    out = tmp_path / "pages.json"
+    assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"out": str(out), "seed": 0}
+    assert "flink-blog done" in captured.err
+    assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

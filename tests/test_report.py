@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from report_pages import EVIL, FOLLOW, HOSTILE, SITE, fill_store, site_page
+from report_pages import EVIL, FOLLOW, HOSTILE, SITE, VERDICTS_A, fill_store, site_page
 
 from scrapy_denoise import Denoiser
 from scrapy_denoise.cli import main
@@ -23,7 +23,7 @@ from scrapy_denoise.report.page_report import (
 )
 from scrapy_denoise.report.sanitize import sanitize_css
 from scrapy_denoise.report.summary import collect_summary, format_summary, render_summary_html
-from scrapy_denoise.store import Store
+from scrapy_denoise.store import SCORE_BUCKETS, Store
 
 # -- hostile content ----------------------------------------------------------------------
 
@@ -246,7 +246,28 @@ def test_summary_text_lists_sites_and_counts(tmp_path: Path) -> None:
     assert "articles stored          31" in text
     assert "templates learned        2" in text
     assert re.search(r"\*\s+118\s+Home", text)  # above the keep limit: marked as noise
-    assert "noise pages by reason    not recorded" in text
+    noise = {reason: 0 for noise, reason, _, _ in VERDICTS_A if noise}
+    for is_noise, reason, _, n in VERDICTS_A:
+        if is_noise:
+            noise[reason] += n
+    articles = sum(n for is_noise, _, _, n in VERDICTS_A if not is_noise)
+    seen = articles + sum(noise.values())
+    assert (a.pages_seen, a.article_pages, a.noise_pages) == (seen, articles, seen - articles)
+    assert a.noise_by_reason() == sorted(noise.items(), key=lambda kv: -kv[1])
+    assert f"pages seen               {seen} ({articles} article pages" in text
+    by_reason = ", ".join(f"{r} {n}" for r, n in sorted(noise.items(), key=lambda kv: -kv[1]))
+    assert f"noise pages by reason    {by_reason}" in text
+    per_bucket: dict[int, list[int]] = {}
+    for is_noise, _, bucket, n in VERDICTS_A:
+        per_bucket.setdefault(bucket, [0, 0])[is_noise] += n
+    for bucket, (n_article, n_noise) in per_bucket.items():
+        low = bucket / SCORE_BUCKETS
+        row = re.search(
+            rf"^    {low:.2f}-{low + 1 / SCORE_BUCKETS:.2f}\s+(\d+)\s+(\d+)$", text, re.M
+        )
+        assert row is not None and (int(row.group(1)), int(row.group(2))) == (n_article, n_noise)
+    b_block = text[text.index("https://b.example") :]
+    assert "no page filter verdicts" in b_block and "not recorded" not in text
 
 
 def test_summary_html_escapes_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -257,7 +278,13 @@ def test_summary_html_escapes_and_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     tokens = _tokens(page)
     assert not tokens.scripts
     assert "&lt;script&gt;x&lt;/script&gt;" in page
-    assert page.count("<svg") >= 6  # three charts per site
+    assert page.count("<svg") == 7  # four charts, three for the site without verdicts
+    tree = lxml_html.fromstring(page)
+    reasons = tree.xpath("//section[1]//div[@class='reasons']//tbody/tr/td[1]/text()")
+    assert sorted(reasons) == sorted({r for noise, r, _, _ in VERDICTS_A if noise})
+    assert "no page filter verdicts" in "".join(
+        tree.xpath("//section[2]//p[@class='note']//text()")
+    )
     out = tmp_path / "summary.html"
     assert main(["summary", "--store", url, "-o", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -275,6 +302,35 @@ def test_summary_of_missing_store_is_an_error(
         pass
     assert main(["summary", "--store", f"sqlite:///{tmp_path / 'empty.db'}"]) == 0
     assert "0 sites" in capsys.readouterr().out
+
+
+@pytest.mark.data
+def test_summary_shows_the_verdicts_the_core_made_on_real_pages(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    from collections import Counter
+
+    from scrapy_denoise.evaluation.datasets import iter_site_pages
+
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    made: Counter[tuple[bool, str]] = Counter()
+    with Denoiser(store=url) as d:
+        for page in iter_site_pages(shared_data / "sites" / "flink-blog.zip"):
+            verdict = d.classify(page.html, "https://flink.example" + page.path)
+            made[(verdict.is_noise, verdict.reason)] += 1
+    with Store.open(url) as store:
+        (site,) = collect_summary(store)
+        text = format_summary([site])
+        page_html = render_summary_html([site])
+    noise = {reason: n for (is_noise, reason), n in made.items() if is_noise}
+    assert len(noise) >= 2  # the real pages exercise several rules
+    assert site.pages_seen == sum(made.values())
+    assert dict(site.noise_by_reason()) == noise
+    assert site.article_pages == sum(n for (is_noise, _), n in made.items() if not is_noise)
+    assert sum(a + n for _, a, n in site.score_bins()) == site.pages_seen
+    for reason, n in noise.items():
+        assert f"{reason} {n}" in text
+        assert f'<td>{reason}</td><td class="n">{n}</td>' in page_html
 
 
 def test_outer_report_parses_as_html(hostile: tuple[PageReport, str]) -> None:

@@ -423,10 +423,22 @@ def test_summary_renders_charts(browser: Browser, tmp_path: Path) -> None:
     tab = Tab(browser)
     tab.open(path)
     assert tab.eval("document.querySelectorAll('section.site').length") == 2
-    assert tab.eval("document.querySelectorAll('svg.chart').length") == 6
+    assert tab.eval("document.querySelectorAll('svg.chart').length") == 7
     bars = tab.eval("document.querySelectorAll('svg.chart rect').length")
     assert bars >= 12
+    # the score chart's bars are drawn inside the chart, not squashed or off its box
+    inside = tab.eval(
+        "(() => { const svg = document.querySelector('svg.chart');"
+        " const box = svg.getBoundingClientRect();"
+        " const rects = [...svg.querySelectorAll('rect[fill=\"#d95f02\"]')];"
+        " return rects.length > 1 && rects.every(r => { const b = r.getBoundingClientRect();"
+        " return b.height >= 1 && b.top >= box.top && b.bottom <= box.bottom; }); })()"
+    )
+    assert inside is True
+    assert tab.eval("document.querySelectorAll('section.site .reasons tbody tr').length") >= 3
+    assert tab.eval("document.querySelectorAll('section.site p.note').length") == 1
     png = tab.screenshot(tmp_path / "summary.png")
-    assert png.count("#1b9e77") >= 500  # article bars
+    assert png.count("#1b9e77") >= 500  # article bars (articles over time, article scores)
+    assert png.count("#d95f02") >= 100  # noise pages' scores
     assert png.count("#e7298a") >= 100  # noise line bars
     assert not [m for m in tab.messages() if "Content Security Policy" in m]

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta, timezone
 from multiprocessing.pool import Pool
 from pathlib import Path
@@ -19,6 +20,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
 from scrapy_denoise.store import (
+    SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
     PageVisit,
@@ -28,8 +30,10 @@ from scrapy_denoise.store import (
     StoreError,
     TemplateText,
     UpsertCounts,
+    VerdictCount,
     migrate,
     redact_url,
+    score_bucket,
     text_hash,
 )
 from scrapy_denoise.store.schema import VERSION_TABLE, Base
@@ -153,15 +157,15 @@ def test_create_false_does_not_create_a_schema(tmp_path: Path) -> None:
         Store.open(f"sqlite:///{tmp_path / 'empty.db'}", create=False)
 
 
-_REVISION_2 = '''"""Add an index.
+_NEXT_REVISION = f'''"""Add an index.
 
-Revision ID: 0002_test
-Revises: 0001_initial
+Revision ID: 0099_test
+Revises: {migrate.SCHEMA_REVISION}
 """
 from alembic import op
 
-revision = "0002_test"
-down_revision = "0001_initial"
+revision = "0099_test"
+down_revision = "{migrate.SCHEMA_REVISION}"
 branch_labels = None
 depends_on = None
 
@@ -183,9 +187,9 @@ def test_older_revision_is_upgraded_and_the_log_says_so(
         store.apply(SiteDelta(SITE, pages=4))
     scripts = tmp_path / "migrations"
     shutil.copytree(migrate.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_test.py").write_text(_REVISION_2)
+    (scripts / "versions" / "0099_test.py").write_text(_NEXT_REVISION)
     monkeypatch.setattr(migrate, "MIGRATIONS_DIR", scripts)
-    monkeypatch.setattr(migrate, "SCHEMA_REVISION", "0002_test")
+    monkeypatch.setattr(migrate, "SCHEMA_REVISION", "0099_test")
     with pytest.raises(SchemaVersionError, match="older than"):
         Store.open(f"sqlite:///{path}", create=False)
     with (
@@ -194,12 +198,12 @@ def test_older_revision_is_upgraded_and_the_log_says_so(
     ):
         assert store.load_site(SITE).pages_processed == 4
     assert any(
-        "upgrading store schema" in r.getMessage() and "0002_test" in r.getMessage()
+        "upgrading store schema" in r.getMessage() and "0099_test" in r.getMessage()
         for r in caplog.records
     )
     with sqlite3.connect(path) as conn:
         assert conn.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchall() == [
-            ("0002_test",)
+            ("0099_test",)
         ]
         indexes = {r[1] for r in conn.execute("PRAGMA index_list(articles)")}
     assert "ix_test_articles_lang" in indexes
@@ -434,6 +438,99 @@ def test_summaries_show_counts_and_the_most_frequent_lines(store: Store) -> None
     assert store.site_summary("https://nowhere.example") is None
 
 
+# -- page filter verdicts -----------------------------------------------------------------
+
+
+def test_verdicts_add_up_per_site_reason_and_bucket(store: Store) -> None:
+    other = "https://other.example"
+    store.record_fingerprints(
+        [],
+        [
+            VerdictCount(SITE, True, "url_pattern", 19, 3),
+            VerdictCount(SITE, False, "model", 2, 5),
+            VerdictCount(SITE, True, "url_pattern", 19, 4),  # same key in one batch
+            VerdictCount(other, True, "model", 12, 1),
+            VerdictCount(SITE, False, "model", 3, 0),  # nothing to add
+        ],
+    )
+    store.record_fingerprints(
+        [PageVisit(f"{SITE}/tag/x", SITE, "h")], [VerdictCount(SITE, True, "url_pattern", 19, 2)]
+    )
+    assert store.verdict_counts(SITE) == [
+        VerdictCount(SITE, False, "model", 2, 5),
+        VerdictCount(SITE, True, "url_pattern", 19, 9),
+    ]
+    assert store.verdict_counts() == [
+        VerdictCount(SITE, False, "model", 2, 5),
+        VerdictCount(SITE, True, "url_pattern", 19, 9),
+        VerdictCount(other, True, "model", 12, 1),
+    ]
+    assert store.page_states([f"{SITE}/tag/x"])[f"{SITE}/tag/x"].visits == 1
+
+
+def test_verdict_reasons_and_buckets_out_of_range_are_not_fatal(store: Store) -> None:
+    store.record_fingerprints(
+        [],
+        [
+            VerdictCount(SITE, True, "r\x00" + "x" * 100, 0, 1),
+            VerdictCount(SITE, False, "model", 70_000, 2),
+            VerdictCount(SITE, False, "model", -3, 4),
+        ],
+    )
+    rows = {(v.is_noise, v.score_bucket): v for v in store.verdict_counts(SITE)}
+    assert set(rows) == {(True, 0), (False, SCORE_BUCKETS - 1), (False, 0)}
+    assert rows[(True, 0)].reason == "r" + "x" * 62  # cut to 64, then NUL dropped
+    assert rows[(False, SCORE_BUCKETS - 1)].count == 2
+    assert rows[(False, 0)].count == 4
+
+
+def test_score_buckets_cover_zero_to_one_and_clamp_the_rest() -> None:
+    assert [score_bucket(s) for s in (0.0, 0.049, 0.05, 0.5, 0.999, 1.0)] == [0, 0, 1, 10, 19, 19]
+    assert [score_bucket(s) for s in (-0.5, 7.0, float("nan"))] == [0, SCORE_BUCKETS - 1, 0]
+
+
+def _database_at_0001(url: str) -> None:
+    from alembic import command
+
+    command.upgrade(migrate.alembic_config(url), "0001_initial")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_0001_database_upgrades_to_verdict_counters_keeping_its_data(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    with ExitStack() as stack:
+        if backend == "sqlite":
+            url = f"sqlite:///{tmp_path / 'old.db'}"
+        else:
+            admin: str = request.getfixturevalue("postgres_url")
+            url = stack.enter_context(fresh_postgres_database(admin))
+        _database_at_0001(url)
+        engine = create_engine(url)
+        stack.callback(engine.dispose)
+        with engine.begin() as conn:
+            assert conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar() == (
+                "0001_initial"
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO sites (key, pages_processed, created_at) VALUES "
+                    "(:k, 7, CURRENT_TIMESTAMP)"
+                ),
+                {"k": SITE},
+            )
+        with pytest.raises(SchemaVersionError, match="older than"):
+            Store.open(url, create=False)
+        with Store.open(url) as store:
+            assert store.load_site(SITE).pages_processed == 7
+            store.record_fingerprints([], [VerdictCount(SITE, True, "little_text", 19, 2)])
+            assert store.verdict_counts() == [VerdictCount(SITE, True, "little_text", 19, 2)]
+            with store.engine.connect() as conn:
+                context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+                assert context.get_current_revision() == "0002_page_verdicts"
+                assert compare_metadata(context, Base.metadata) == []
+
+
 # -- concurrency --------------------------------------------------------------------------
 
 WORKERS = 4
@@ -453,10 +550,12 @@ def _workload(
     list[list[SiteDelta]],
     list[list[list[PageVisit]]],
     list[list[list[ArticleRecord]]],
+    list[list[list[VerdictCount]]],
     dict[str, object],
 ]:
-    """Deltas, visits and articles dealt round-robin to ``workers`` processes, with heavy
-    key overlap, and the totals one process applying all of it must end with."""
+    """Deltas, visits with verdicts, and articles dealt round-robin to ``workers``
+    processes, with heavy key overlap, and the totals one process applying all of it must
+    end with."""
     sites = [SITE, "https://other.example"]
     deltas = [
         SiteDelta(
@@ -473,6 +572,14 @@ def _workload(
     # order the processes interleave in.
     visits = [
         [PageVisit(f"https://n.example/p{(i * 5 + k) % 60}", SITE, f"h{i}-{k}") for k in range(5)]
+        for i in range(20)
+    ]
+    # Verdict counters of two sites hit the same few keys from every batch.
+    verdicts = [
+        [
+            VerdictCount(sites[(i + k) % 2], k % 3 == 0, ("model", "url_pattern")[k % 2], k % 4, k)
+            for k in range(1, 7)
+        ]
         for i in range(20)
     ]
     # Each URL appears twice: once with a different hash (1 insert + 1 update whichever
@@ -499,16 +606,21 @@ def _workload(
             templates[(d.site, t.text)] += t.frequency
     batches = {(d.site, d.owner): d.batch.pages for d in deltas if d.batch is not None}
     visit_counts = Counter(v.url for batch in visits for v in batch)
+    verdict_counts: Counter[tuple[str, bool, str, int]] = Counter()
+    for batch in verdicts:
+        for v in batch:
+            verdict_counts[(v.site, v.is_noise, v.reason, v.score_bucket)] += v.count
     expected: dict[str, object] = {
         "rc": dict(rc),
         "lines": dict(lines),
         "templates": dict(templates),
         "batches": batches,
         "pages": {u: (n, n - 1) for u, n in visit_counts.items()},
+        "verdicts": dict(verdict_counts),
         "articles": (40, 20, 20),
     }
     deal = lambda items: [items[w::workers] for w in range(workers)]  # noqa: E731
-    return deal(deltas), deal(visits), deal(articles), expected
+    return deal(deltas), deal(visits), deal(articles), deal(verdicts), expected
 
 
 def _observed(url: str) -> dict[str, object]:
@@ -549,6 +661,15 @@ def _observed(url: str) -> dict[str, object]:
                     )
                 )
             }
+            verdicts = {
+                (site, bool(noise), reason, bucket): n
+                for site, noise, reason, bucket, n in conn.execute(
+                    text(
+                        "SELECT s.key, v.is_noise, v.reason, v.score_bucket, v.count "
+                        "FROM page_verdicts v JOIN sites s ON s.id = v.site_id"
+                    )
+                )
+            }
             entries = conn.execute(text("SELECT count(*) FROM template_batch_entries")).scalar_one()
             n_articles = conn.execute(text("SELECT count(*) FROM articles")).scalar_one()
     finally:
@@ -560,15 +681,16 @@ def _observed(url: str) -> dict[str, object]:
         "batches": batches,
         "entries": entries,
         "pages": pages,
+        "verdicts": verdicts,
         "n": n_articles,
     }
 
 
 def _run_concurrently(pool: Pool, url: str) -> None:
-    deltas, visits, articles, expected = _workload(WORKERS)
+    deltas, visits, articles, verdicts, expected = _workload(WORKERS)
     results = pool.starmap(
         apply_worker,
-        [(url, deltas[w], visits[w], articles[w]) for w in range(WORKERS)],
+        [(url, deltas[w], visits[w], articles[w], verdicts[w]) for w in range(WORKERS)],
         chunksize=1,
     )
     observed = _observed(url)
@@ -578,6 +700,7 @@ def _run_concurrently(pool: Pool, url: str) -> None:
     assert observed["batches"] == expected["batches"]
     assert observed["entries"] == len(expected["batches"])  # type: ignore[arg-type]
     assert observed["pages"] == expected["pages"]
+    assert observed["verdicts"] == expected["verdicts"]
     assert observed["n"] == 40
     totals = tuple(sum(r[i] for r in results) for i in range(3))
     assert totals == expected["articles"]
@@ -598,8 +721,8 @@ def test_one_process_gives_the_same_totals(tmp_path: Path) -> None:
     # The reference the concurrent runs are compared with is computed in Python; check it
     # against a single process applying everything.
     url = f"sqlite:///{tmp_path / 'single.sqlite3'}"
-    deltas, visits, articles, expected = _workload(1)
-    assert apply_worker(url, deltas[0], visits[0], articles[0]) == expected["articles"]
+    deltas, visits, articles, verdicts, expected = _workload(1)
+    assert apply_worker(url, deltas[0], visits[0], articles[0], verdicts[0]) == expected["articles"]
     observed = _observed(url)
-    for key in ("rc", "lines", "templates", "batches", "pages"):
+    for key in ("rc", "lines", "templates", "batches", "pages", "verdicts"):
         assert observed[key] == expected[key], key

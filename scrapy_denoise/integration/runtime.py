@@ -269,8 +269,9 @@ class DenoiseRuntime:
     ) -> tuple[PageVerdict, tuple[str, ...]]:
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
+        # a redelivered page whose fingerprint is committed was judged and counted already
         record = not (self._redelivered and self._already_learned(url, done=False))
-        verdict = denoiser.classify_document(doc, record=record)
+        verdict = denoiser.classify_document(doc, record=record, count=record)
         if not verdict.is_noise and self.config.extract_enabled:
             documents = self._documents
             documents[_body_key(url, body)] = doc

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PageVerdict"]
+__all__ = ["REASONS", "PageVerdict"]
+
+#: What each ``reason`` means, for reports: the threshold rules (``rules.py``, in the order
+#: they are tried), the page SVM, and the verdict when neither judged the page noise.
+REASONS: dict[str, str] = {
+    "url_pattern": "URL of a tag, category, search, feed, archive or paging page",
+    "shallow_url": "home page (shallow URL path)",
+    "little_text": "too little text outside links",
+    "many_links": "too many links",
+    "link_text_ratio": "far more link text than other text",
+    "changing_content": "main content changed on every visit",
+    "model": "the page SVM's noise probability",
+    "article": "no rule fired and no page SVM is configured",
+}
 
 
 @dataclass(frozen=True, slots=True)

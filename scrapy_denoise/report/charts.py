@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-__all__ = ["bar_chart", "hbar_chart", "step_chart"]
+__all__ = ["bar_chart", "hbar_chart", "stacked_bar_chart", "step_chart"]
 
 _FONT = 'font-family="system-ui,sans-serif" font-size="11"'
 
@@ -20,7 +20,8 @@ def _e(value: object) -> str:
 
 
 def _nice_max(value: float) -> float:
-    """The smallest 1, 2 or 5 times a power of ten at or above ``value``, for axis ticks."""
+    """The smallest 1, 2, 3, 4, 5, 6 or 8 times a power of ten at or above ``value``, for
+    axis ticks (1-2-5 alone left up to half of a chart empty: 254 pages on a 500 axis)."""
     if value <= 0:
         return 1.0
     power = 1.0
@@ -28,7 +29,7 @@ def _nice_max(value: float) -> float:
         power *= 10
     while power > value:
         power /= 10
-    for step in (1, 2, 5, 10):
+    for step in (1, 2, 3, 4, 5, 6, 8, 10):
         if step * power >= value:
             return step * power
     return 10 * power
@@ -85,6 +86,86 @@ def bar_chart(
         parts.append(
             f'<text x="{x:.1f}" y="{height - bottom + 14}" text-anchor="middle" {_FONT} '
             f'fill="#555">{_e(bins[k][0])}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def stacked_bar_chart(
+    bins: Sequence[tuple[str, Sequence[int]]],
+    title: str,
+    *,
+    series: Sequence[tuple[str, str]],
+    marker: float | None = None,
+    marker_label: str = "",
+    width: int = 640,
+    height: int = 210,
+) -> str:
+    """Vertical bars of several series stacked per bin, each (name, colour) in ``series``
+    giving one value of every bin, with a legend and the bin's total above its bar.
+
+    Totals are written above the bars because counts like these are skewed (a crawl's
+    article pages pile up at one end of the page filter's scores): a linear axis keeps the
+    piles honest, and the number keeps a bar of 1 readable beside a bar of 250. ``marker``
+    is a position along the bins (2.5 is the middle of the third) for a dashed line.
+    """
+    totals = [sum(values) for _, values in bins]
+    if not bins or not any(totals):
+        return _empty(title, "no data")
+    left, right, top, bottom = 44, 10, 40, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = _nice_max(max(totals))
+    step = plot_w / len(bins)
+    gap = min(2.0, step * 0.2)
+    parts = [
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}" class="chart">',
+        f'<text x="{left}" y="14" {_FONT} font-weight="600">{_e(title)}</text>',
+    ]
+    x = float(left)
+    for name, colour in series:
+        parts.append(
+            f'<rect x="{x:.1f}" y="22" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{x + 14:.1f}" y="31" {_FONT} fill="#333">{_e(name)}</text>'
+        )
+        x += 14 + 7 * len(name) + 16
+    for frac in _ticks(peak):
+        y = top + plot_h * (1 - frac)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            'stroke="#ddd" stroke-width="1"/>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" text-anchor="end" {_FONT} fill="#555">'
+            f"{_e(_fmt(peak * frac))}</text>"
+        )
+    for k, ((label, values), total) in enumerate(zip(bins, totals, strict=True)):
+        x = left + k * step + gap / 2
+        base = float(top + plot_h)
+        for (name, colour), value in zip(series, values, strict=True):
+            if value <= 0:
+                continue
+            h = max(plot_h * value / peak, 1.0)  # a count of 1 stays visible
+            base -= h
+            parts.append(
+                f'<rect x="{x:.2f}" y="{base:.2f}" width="{max(step - gap, 0.5):.2f}" '
+                f'height="{h:.2f}" fill="{colour}"><title>{_e(label)}: {value} {_e(name)}'
+                "</title></rect>"
+            )
+        if total:
+            parts.append(
+                f'<text x="{x + (step - gap) / 2:.1f}" y="{base - 3:.1f}" text-anchor="middle" '
+                f'{_FONT} fill="#333">{total}</text>'
+            )
+    if marker is not None:
+        mx = left + marker * step
+        parts.append(
+            f'<line x1="{mx:.1f}" x2="{mx:.1f}" y1="{top}" y2="{top + plot_h}" stroke="#333" '
+            'stroke-dasharray="3 3"/>'
+            f'<text x="{mx + 4:.1f}" y="{top + 10}" {_FONT} fill="#333">{_e(marker_label)}</text>'
+        )
+    every = max(1, -(-len(bins) * 64 // plot_w))
+    for k in range(0, len(bins), every):
+        parts.append(
+            f'<text x="{left + (k + 0.5) * step:.1f}" y="{height - bottom + 14}" '
+            f'text-anchor="middle" {_FONT} fill="#555">{_e(bins[k][0])}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -173,7 +254,8 @@ def hbar_chart(
     for k, (label, value) in enumerate(rows):
         y = top + k * row_h
         w = plot_w * value / scale
-        short = label if len(label) <= 42 else label[:41] + "…"
+        # ~6.5 px per character at 11 px: longer labels would run off the left edge
+        short = label if len(label) <= 36 else label[:35] + "…"
         parts.append(
             f'<text x="{label_w - 6}" y="{y + 12}" text-anchor="end" {_FONT}>'
             f"<title>{_e(label)}</title>{_e(short)}</text>"

@@ -1,14 +1,16 @@
-"""``scrapy-denoise summary``: what a store learned about each site, from the store alone.
+"""``scrapy-denoise summary``: what a crawl decided and learned about each site, from the
+store alone.
 
-Per site: pages learned from (the line statistics' RC), URLs fingerprinted and their visits,
-articles stored, templates learned, the most frequent lines (the site's common noise), and
-charts of articles over time and of the template library's growth. Text on the terminal,
-and a self-contained HTML file (inline SVG, no script) with ``-o``.
+Per site: pages seen (the page filter's verdicts: article pages and noise pages by reason),
+pages learned from (the line statistics' RC), URLs fingerprinted and their visits, articles
+stored, templates learned, the most frequent lines (the site's common noise), and charts of
+the page filter's scores (article vs noise), noise pages by reason, articles over time and
+the template library's growth. Text on the terminal, and a self-contained HTML file
+(inline SVG, no script) with ``-o``.
 
-Two things a reader would want are *not* in the store, and the summary says so instead of
-guessing: the page filter's verdicts (noise pages by reason) and its scores. The learner
-records nothing about noise pages: they are skipped before learning, fingerprints included.
-See :data:`NOT_RECORDED` for the wording shown.
+The verdicts are counted by ``Denoiser.classify_document`` whenever a store is attached
+(the crawl's page filter and the core alike) and stored from schema revision
+``0002_page_verdicts`` on; a store written before that has none, and the summary says so.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, func, select
 
 from ..methods.linestats import LineParams, keep_limit
-from ..store import SiteSummary, Store
+from ..page.verdict import REASONS
+from ..store import SCORE_BUCKETS, SiteSummary, Store, VerdictCount
 from ..store.schema import Base
-from .charts import bar_chart, hbar_chart, step_chart
+from .charts import bar_chart, hbar_chart, stacked_bar_chart, step_chart
 
 __all__ = [
-    "NOT_RECORDED",
+    "NO_VERDICTS",
     "SiteReport",
     "collect_summary",
     "format_summary",
@@ -37,10 +40,13 @@ __all__ = [
     "write_summary",
 ]
 
-NOT_RECORDED = (
-    "not recorded in the store (the page filter's verdicts and scores are not stored; "
-    "noise pages are skipped before any learning)"
+NO_VERDICTS = (
+    "no page filter verdicts in the store (written before scrapy-denoise stored them, or "
+    "with site learning off)"
 )
+
+_ARTICLE_COLOUR = "#1b9e77"
+_NOISE_COLOUR = "#d95f02"
 
 #: No script, no loads: the summary is static HTML with inline CSS and SVG.
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -69,10 +75,42 @@ class SiteReport:
     template_days: dict[str, int] = field(default_factory=dict)
     #: lines with a count above this are removed (default line-statistics parameters)
     keep_limit: int = 1
+    #: the page filter's verdict counters of the site
+    verdicts: list[VerdictCount] = field(default_factory=list)
 
     @property
     def site(self) -> str:
         return self.summary.site
+
+    @property
+    def article_pages(self) -> int:
+        """Pages the page filter judged articles."""
+        return sum(v.count for v in self.verdicts if not v.is_noise)
+
+    @property
+    def noise_pages(self) -> int:
+        return sum(v.count for v in self.verdicts if v.is_noise)
+
+    @property
+    def pages_seen(self) -> int:
+        """Pages the page filter judged: article pages plus noise pages."""
+        return self.article_pages + self.noise_pages
+
+    def noise_by_reason(self) -> list[tuple[str, int]]:
+        """Noise pages per reason, most first."""
+        counts: Counter[str] = Counter()
+        for v in self.verdicts:
+            if v.is_noise:
+                counts[v.reason] += v.count
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def score_bins(self) -> list[tuple[str, int, int]]:
+        """(bucket's lower bound, article pages, noise pages) for every score bucket."""
+        article = [0] * SCORE_BUCKETS
+        noise = [0] * SCORE_BUCKETS
+        for v in self.verdicts:  # the store keeps buckets in range
+            (noise if v.is_noise else article)[v.score_bucket] += v.count
+        return [(_bucket_label(b), article[b], noise[b]) for b in range(SCORE_BUCKETS)]
 
     def articles_over_time(self) -> tuple[str, list[tuple[str, int]]]:
         """(basis, bins): by publication date when most articles have one, else by fetch."""
@@ -150,9 +188,17 @@ def collect_summary(store: Store, *, top_lines: int = 10) -> list[SiteReport]:
             r = reports.get(site)
             if r is not None and value:
                 r.template_days[str(value)] = int(n)
+    for verdict in store.verdict_counts():
+        r = reports.get(verdict.site)
+        if r is not None:
+            r.verdicts.append(verdict)
     for r in reports.values():
         r.undated = r.summary.articles - sum(r.published_days.values())
     return [reports[s.site] for s in summaries]
+
+
+def _bucket_label(bucket: int) -> str:
+    return f"{bucket / SCORE_BUCKETS:.2f}"
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -220,12 +266,12 @@ def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
         s = r.summary
         lines.append("")
         lines.append(s.site)
+        lines.extend(_verdict_lines(r))
         lines.append(f"  pages learned from (RC)  {s.pages_processed}")
         lines.append(
             f"  URLs fingerprinted       {s.fingerprints} ({_plural(r.visits, 'visit')}, "
             f"{r.changed_urls} with changed content)"
         )
-        lines.append(f"  noise pages by reason    {NOT_RECORDED}")
         basis, bins = r.articles_over_time()
         span = ""
         if bins:
@@ -254,6 +300,26 @@ def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
     return "\n".join(lines)
 
 
+def _verdict_lines(r: SiteReport) -> list[str]:
+    if not r.verdicts:
+        return [f"  pages seen               {NO_VERDICTS}"]
+    out = [
+        f"  pages seen               {r.pages_seen} ({r.article_pages} article pages, "
+        f"{r.noise_pages} noise pages)"
+    ]
+    reasons = r.noise_by_reason()
+    out.append(
+        "  noise pages by reason    "
+        + (", ".join(f"{reason} {n}" for reason, n in reasons) if reasons else "none")
+    )
+    out.append("  page filter scores         article   noise  (noise probability; rules give 1.0)")
+    for bucket, (_, article, noise) in enumerate(r.score_bins()):
+        if article or noise:
+            low, high = bucket / SCORE_BUCKETS, (bucket + 1) / SCORE_BUCKETS
+            out.append(f"    {low:.2f}-{high:.2f}{article:>23}{noise:>8}")
+    return out
+
+
 # -- HTML -----------------------------------------------------------------------------------
 
 _CSS = """
@@ -279,6 +345,8 @@ table{border-collapse:collapse;width:100%;font-size:13px;margin-top:8px}
 td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
 th.n,td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noise td{color:#a0135f}
+.reasons{max-width:820px}
+.caption{font-size:11px;font-weight:600;margin:2px 0 0 4px}
 """
 
 
@@ -292,19 +360,30 @@ def _e(value: object) -> str:
 
 def _site_html(r: SiteReport) -> str:
     s = r.summary
-    tiles = [
-        (s.pages_processed, "pages learned from (RC)"),
-        (s.fingerprints, f"URLs fingerprinted ({_plural(r.visits, 'visit')})"),
+    tiles: list[tuple[object, str]] = []
+    if r.verdicts:
+        tiles += [
+            (r.pages_seen, "pages seen (page filter)"),
+            (r.article_pages, "article pages"),
+            (r.noise_pages, "noise pages"),
+        ]
+    tiles += [
         (s.articles, "articles stored"),
+        (s.pages_processed, "pages learned from (RC)"),
         (s.templates, "templates learned"),
-        (r.changed_urls, "URLs whose content changed"),
+        (
+            s.fingerprints,
+            f"URLs fingerprinted, {r.changed_urls} changed",
+        ),
     ]
     tile_html = "".join(f'<div class="tile"><b>{v}</b><span>{_e(k)}</span></div>' for v, k in tiles)
     basis, bins = r.articles_over_time()
     title = "articles by publication date" if basis == "published" else "articles by fetch date"
     if basis == "published" and r.undated:
         title += f" ({r.undated} undated not shown)"
-    charts = [
+    # without verdicts the note says why, instead of an empty chart and table
+    charts = [_score_chart(r), _reasons_table(r)] if r.verdicts else []
+    charts += [
         bar_chart(bins, title, colour="#1b9e77"),
         step_chart(sorted(r.template_days.items()), "templates learned (cumulative)"),
     ]
@@ -330,16 +409,15 @@ def _site_html(r: SiteReport) -> str:
     seen = ""
     if r.first_seen and r.last_seen:
         seen = (
-            f'<div class="sub">fingerprinted {r.first_seen:%Y-%m-%d %H:%M} .. '
-            f"{r.last_seen:%Y-%m-%d %H:%M} UTC"
+            f'<div class="sub">{_plural(r.visits, "visit")} fingerprinted '
+            f"{r.first_seen:%Y-%m-%d %H:%M} .. {r.last_seen:%Y-%m-%d %H:%M} UTC"
             + (f"; article languages: {langs}" if langs else "")
             + "</div>"
         )
+    note = "" if r.verdicts else f'<p class="note">{_e(NO_VERDICTS)}.</p>'
     return (
         f'<section class="site"><h2>{_e(s.site)}</h2>{seen}'
-        f'<div class="tiles">{tile_html}</div>'
-        f'<p class="note">Noise pages by reason and the page filter\'s scores: '
-        f"{_e(NOT_RECORDED)}.</p>"
+        f'<div class="tiles">{tile_html}</div>{note}'
         f'<div class="charts">{"".join(charts)}</div>'
         "<table><thead><tr><th class=n>pages</th><th class=n>share</th><th>line "
         f"(highlighted: removed as site noise, on more than {r.keep_limit} pages)</th></tr>"
@@ -347,6 +425,43 @@ def _site_html(r: SiteReport) -> str:
         f"<tbody>{table_rows or '<tr><td colspan=3>none counted</td></tr>'}</tbody></table>"
         "</section>"
     )
+
+
+def _score_chart(r: SiteReport) -> str:
+    bins = [(label, (article, noise)) for label, article, noise in r.score_bins()]
+    return stacked_bar_chart(
+        bins,
+        f"page filter scores (noise probability, buckets of {1 / SCORE_BUCKETS:.2f}; "
+        "rules give 1.0)",
+        series=(("article pages", _ARTICLE_COLOUR), ("noise pages", _NOISE_COLOUR)),
+        marker=SCORE_BUCKETS / 2,
+        marker_label="SVM threshold 0.5",
+    )
+
+
+def _reasons_table(r: SiteReport) -> str:
+    reasons = r.noise_by_reason()
+    if not reasons:
+        body = "<tr><td colspan=4>none</td></tr>"
+    else:
+        body = "".join(
+            f'<tr><td>{_e(reason)}</td><td class="n">{n}</td>'
+            f'<td class="n">{_percent(n, r.pages_seen)}</td>'
+            f"<td>{_e(REASONS.get(reason, ''))}</td></tr>"
+            for reason, n in reasons
+        )
+    return (
+        '<div class="reasons"><div class="caption">noise pages by reason '
+        f"({r.noise_pages} of {r.pages_seen} pages seen)</div>"
+        "<table><thead><tr><th>reason</th><th class=n>pages</th><th class=n>of seen</th>"
+        f"<th>meaning</th></tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _percent(part: int, whole: int) -> str:
+    """A share that never reads "0%" for a count that is not zero."""
+    share = 100 * part / whole if whole else 0.0
+    return f"{share:.1f}%" if 0 < share < 1 else f"{share:.0f}%"
 
 
 def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> str:
@@ -357,19 +472,20 @@ def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> 
         totals["articles"] += r.summary.articles
         totals["templates"] += r.summary.templates
         totals["pages"] += r.summary.pages_processed
+        totals["seen"] += r.pages_seen
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Denoise store summary</title>
+<title>Denoise crawl summary</title>
 <style>{_CSS}</style>
 </head>
 <body>
-<header><h1>What the store learned</h1>
+<header><h1>What the crawl decided and learned</h1>
 <div class="sub">{_e(store_url)}: {_plural(len(sites), "site")},
-{totals["pages"]} pages learned from, {totals["articles"]} articles,
+{totals["seen"]} pages seen, {totals["pages"]} learned from, {totals["articles"]} articles,
 {totals["templates"]} templates</div></header>
 <main>{body}</main>
 </body>

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .errors import SchemaVersionError, StoreError, redact_url
 from .records import (
+    SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
     LineCount,
@@ -20,10 +21,13 @@ from .records import (
     SiteSummary,
     TemplateText,
     UpsertCounts,
+    VerdictCount,
+    score_bucket,
 )
 from .store import Store, content_hash, fit_hash, text_hash
 
 __all__ = [
+    "SCORE_BUCKETS",
     "ArticleRecord",
     "BatchState",
     "LineCount",
@@ -37,8 +41,10 @@ __all__ = [
     "StoreError",
     "TemplateText",
     "UpsertCounts",
+    "VerdictCount",
     "content_hash",
     "fit_hash",
     "redact_url",
+    "score_bucket",
     "text_hash",
 ]

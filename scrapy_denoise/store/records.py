@@ -7,11 +7,13 @@ values do not.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 __all__ = [
+    "SCORE_BUCKETS",
     "ArticleRecord",
     "BatchState",
     "LineCount",
@@ -22,7 +24,14 @@ __all__ = [
     "SiteSummary",
     "TemplateText",
     "UpsertCounts",
+    "VerdictCount",
+    "score_bucket",
 ]
+
+#: The page filter's scores are counted in this many equal buckets of [0, 1]: fine enough
+#: to see where the SVM's 0.5 threshold falls in the distribution, coarse enough that the
+#: counter table stays a few dozen rows per site whatever the crawl's size.
+SCORE_BUCKETS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +149,24 @@ class SiteSummary:
     templates: int
     fingerprints: int
     top_lines: tuple[LineCount, ...]
+
+
+def score_bucket(score: float) -> int:
+    """The bucket a score in [0, 1] is counted in; 1.0 joins the top bucket, and values a
+    broken model could give (NaN, out of range) are clamped rather than refused."""
+    if math.isnan(score):
+        return 0
+    return min(max(int(score * SCORE_BUCKETS), 0), SCORE_BUCKETS - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictCount:
+    """How many of a site's pages the page filter judged one way: noise or article, the
+    rule that decided (``model`` for the SVM), and the score's bucket."""
+
+    site: str
+    is_noise: bool
+    reason: str
+    #: ``score_bucket(score)``: bucket b holds scores in [b, b + 1) / SCORE_BUCKETS
+    score_bucket: int
+    count: int

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Dialect,
     ForeignKey,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    SmallInteger,
     String,
     Text,
     TypeDecorator,
@@ -35,6 +37,7 @@ __all__ = [
     "Base",
     "LineStat",
     "PageFingerprint",
+    "PageVerdictCount",
     "Site",
     "StoredArticle",
     "Template",
@@ -185,6 +188,25 @@ class PageFingerprint(Base):
     changes: Mapped[int] = mapped_column(BigInteger)
     first_seen: Mapped[datetime] = mapped_column(UTCDateTime)
     last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PageVerdictCount(Base):
+    """Pages the page filter judged one way, per site: a counter, not a row per page, so a
+    crawl of millions of pages adds a few dozen rows per site and every write is an
+    additive upsert (noise pages are otherwise never stored, so this is the only record
+    of them)."""
+
+    __tablename__ = "page_verdicts"
+
+    site_id: Mapped[int] = mapped_column(
+        ForeignKey("sites.id", ondelete="CASCADE"), primary_key=True
+    )
+    is_noise: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    #: the rule that fired, ``model`` (page SVM) or ``article``
+    reason: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``records.score_bucket(score)``, of ``records.SCORE_BUCKETS`` equal buckets of [0, 1]
+    score_bucket: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    count: Mapped[int] = mapped_column(BigInteger)
 
 
 class StoredArticle(Base):

@@ -41,6 +41,7 @@ from sqlalchemy.pool import StaticPool
 from .errors import StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
+    SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
     LineCount,
@@ -51,6 +52,7 @@ from .records import (
     SiteSummary,
     TemplateText,
     UpsertCounts,
+    VerdictCount,
 )
 from .schema import Base, utcnow
 
@@ -80,6 +82,8 @@ _ENTRIES: Table = Base.metadata.tables["template_batch_entries"]
 _LINES: Table = Base.metadata.tables["line_stats"]
 _PAGES: Table = Base.metadata.tables["page_fingerprints"]
 _ARTICLES: Table = Base.metadata.tables["articles"]
+_VERDICTS: Table = Base.metadata.tables["page_verdicts"]
+_REASON_CHARS = 64
 
 
 def text_hash(*parts: str) -> bytes:
@@ -205,15 +209,29 @@ class Store:
 
     # -- page fingerprints ----------------------------------------------------------
 
-    def record_fingerprints(self, visits: Sequence[PageVisit]) -> dict[str, PageState]:
-        """Count a visit per item; a hash unlike the stored one counts a change.
+    def record_fingerprints(
+        self, visits: Sequence[PageVisit], verdicts: Sequence[VerdictCount] = ()
+    ) -> dict[str, PageState]:
+        """Count a visit per item; a hash unlike the stored one counts a change. Add the
+        page filter's ``verdicts`` to the site's counters in the same transaction.
 
         Returns each URL's state after this call. Several visits of one URL in the batch
-        are applied in their order.
+        are applied in their order. Verdicts share the transaction because a noise page is
+        fingerprinted when it is judged: a committed fingerprint then means its verdict is
+        counted too, which is what a redelivered page's "already counted?" check reads.
         """
-        if not visits:
+        if not visits and not verdicts:
             return {}
-        return self._run(lambda conn: _record_visits(conn, visits), write=True, what="record")
+
+        def run(conn: Connection) -> dict[str, PageState]:
+            _add_verdicts(conn, verdicts)
+            return _record_visits(conn, visits) if visits else {}
+
+        return self._run(run, write=True, what="record")
+
+    def verdict_counts(self, site: str | None = None) -> list[VerdictCount]:
+        """The page filter's verdict counters of one site, or of every site."""
+        return self._run(lambda conn: _verdict_counts(conn, site), write=False, what="report")
 
     def page_states(self, urls: Iterable[str]) -> dict[str, PageState]:
         """Stored state of the URLs that have one."""
@@ -579,6 +597,58 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
         for chunk in _chunks(rows):
             conn.execute(stmt, list(chunk))
     return _page_states(conn, list(dict.fromkeys(v.url for v in visits)))
+
+
+def _add_verdicts(conn: Connection, verdicts: Sequence[VerdictCount]) -> None:
+    if not verdicts:
+        return
+    site_ids = _site_ids(conn, [v.site for v in verdicts])
+    merged: dict[tuple[int, bool, str, int], int] = defaultdict(int)
+    for v in verdicts:
+        if v.count:
+            reason = _clean(v.reason[:_REASON_CHARS])
+            # clamped like score_bucket(): a caller's stray bucket must not fail the flush
+            bucket = min(max(v.score_bucket, 0), SCORE_BUCKETS - 1)
+            merged[(site_ids[v.site], v.is_noise, reason, bucket)] += v.count
+    if not merged:
+        return
+    ins = _insert(conn, _VERDICTS)
+    stmt = ins.on_conflict_do_update(
+        index_elements=[
+            _VERDICTS.c.site_id,
+            _VERDICTS.c.is_noise,
+            _VERDICTS.c.reason,
+            _VERDICTS.c.score_bucket,
+        ],
+        set_={"count": _VERDICTS.c.count + ins.excluded.count},
+    )
+    conn.execute(
+        stmt,
+        [
+            {"site_id": s, "is_noise": noise, "reason": r, "score_bucket": b, "count": n}
+            for (s, noise, r, b), n in sorted(merged.items())
+        ],
+    )
+
+
+def _verdict_counts(conn: Connection, site: str | None) -> list[VerdictCount]:
+    query = (
+        select(
+            _SITES.c.key,
+            _VERDICTS.c.is_noise,
+            _VERDICTS.c.reason,
+            _VERDICTS.c.score_bucket,
+            _VERDICTS.c.count,
+        )
+        .join(_SITES, _SITES.c.id == _VERDICTS.c.site_id)
+        .order_by(_SITES.c.key, _VERDICTS.c.is_noise, _VERDICTS.c.reason, _VERDICTS.c.score_bucket)
+    )
+    if site is not None:
+        query = query.where(_SITES.c.key == site)
+    return [
+        VerdictCount(key, bool(noise), reason, int(bucket), int(n))
+        for key, noise, reason, bucket, n in conn.execute(query)
+    ]
 
 
 def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
