@@ -10,7 +10,12 @@ from sklearn.svm import SVC
 
 from scrapy_denoise.document import load_document
 from scrapy_denoise.methods.base import render_pieces, text_pieces
-from scrapy_denoise.methods.block_svm import DEFAULT_MODEL_PATH, BlockSvmMethod, select_rows
+from scrapy_denoise.methods.block_svm import (
+    DEFAULT_MODEL_PATH,
+    BlockSvmMethod,
+    _drop_comment_threads,
+    select_rows,
+)
 from scrapy_denoise.methods.blocks import FEATURE_NAMES, Blocks, compute_blocks
 from scrapy_denoise.models.svm import SvmModel
 from scrapy_denoise.models.train_blocks import block_matches, labels
@@ -215,3 +220,65 @@ def test_shipped_model_extracts_the_article_and_drops_the_chrome() -> None:
     for noise in ("Culture and arts", "Ferry cancelled", "Copyright 2024", "Privacy"):
         assert noise not in text
     assert result.kept and set(result.kept) <= set(result.scores)
+
+
+_STORY = [
+    "The coastal road between the two harbour towns stayed closed on Tuesday, after waves "
+    "carried rocks and sand across both lanes during the night, the county council said.",
+    "Engineers will inspect the sea wall once the wind drops. Until then, drivers are asked "
+    "to use the inland route, which adds about twenty minutes to the journey each way.",
+    '"We have not seen water this high since the winter of 1990," said a fisherman who has '
+    "worked from the northern harbour for thirty years, pointing at the flooded car park.",
+    "The council said repairs to the sea wall, which was last strengthened in 2009, could "
+    "take several weeks, and that a decision on funding would be made later this month.",
+    "Bus services between the towns will run on the inland route, with extra journeys in "
+    "the morning and evening for pupils of the two secondary schools, the operator said.",
+    "Shops along the seafront stayed shut, and several owners said they had moved stock to "
+    "upper floors after last year's storm, which flooded a dozen businesses near the pier.",
+]
+_COMMENTS = [
+    "I drove that road every day for ten years, and honestly the council has known about "
+    "the weak section of the wall for ages. Nobody listened when we complained about it.",
+    "Same thing happened in 2014, and they promised a proper fix back then. I doubt the "
+    "money will appear this time either, but I would be happy to be proven wrong here.",
+    "Stay safe everyone, and please do not try to drive through the water near the pier. "
+    "My neighbour lost his car there last winter because he thought it was shallow enough.",
+]
+
+
+def _page_with_comments(story: list[str]) -> str:
+    paragraphs = "".join(f"<p>{text}</p>" for text in story)
+    comments = "".join(
+        f'<li class="comment"><div class="comment-body"><p>{text}</p></div></li>'
+        for text in _COMMENTS
+    )
+    return (
+        "<html><body><div class='article-body'><h1>Storm closes the coastal road</h1>"
+        f"{paragraphs}</div><section id='comments'><h3>3 comments</h3>"
+        f"<ol class='commentlist'>{comments}</ol></section></body></html>"
+    )
+
+
+def _all_rows_text(story: list[str]) -> str:
+    blocks = compute_blocks(load_document(_page_with_comments(story)))
+    # every block with text, as if the classifier had kept them all: the rule alone
+    rows = _drop_comment_threads(blocks, list(range(len(blocks.texts))))
+    return "\n".join(blocks.render(rows))
+
+
+def test_comment_threads_are_dropped_when_the_article_is_long_enough() -> None:
+    text = _all_rows_text(_STORY)
+    assert all(paragraph[:40] in text for paragraph in _STORY)
+    assert not any(comment[:40] in text for comment in _COMMENTS)
+    assert "3 comments" not in text
+
+
+def test_comment_container_is_kept_when_it_holds_the_only_real_text() -> None:
+    text = _all_rows_text(_STORY[:1])
+    assert all(comment[:40] in text for comment in _COMMENTS)
+
+
+def test_shipped_model_keeps_the_story_and_drops_the_comments() -> None:
+    text = BlockSvmMethod().extract(load_document(_page_with_comments(_STORY))).text
+    assert all(paragraph[:40] in text for paragraph in _STORY)
+    assert not any(comment[:40] in text for comment in _COMMENTS)

@@ -200,12 +200,40 @@ class BlockSvmMethod:
     def extract(self, doc: Document) -> Extraction:
         blocks = compute_blocks(doc)
         scores = self.scores(blocks)
-        rows = self.select(scores)
+        rows = _drop_comment_threads(blocks, self.select(scores))
         return Extraction(
             lines=blocks.render(rows),
             kept=[blocks.node(r) for r in rows],
             scores={blocks.node(r): float(s) for r, s in enumerate(scores)},
         )
+
+
+#: kept characters outside comment containers above which comment containers are dropped
+COMMENT_CUT_MIN_CHARS = 1000
+_COMMENT_COLUMNS = (FEATURE_NAMES.index("cls_comment"), FEATURE_NAMES.index("anc_comment"))
+
+
+def _drop_comment_threads(blocks: Blocks, rows: list[int]) -> list[int]:
+    """``rows`` without the blocks inside a comment container (class/id words ``comment``,
+    ``disqus``, ``reply``, ...), when the page keeps at least
+    :data:`COMMENT_CUT_MIN_CHARS` characters outside them.
+
+    The SVM weighs the comment words against long, well-punctuated prose and keeps user
+    comments that read like an article (Slashdot threads cost dragnet pages a precision of
+    0.05). Readers' comments are not the article, so this is a rule, not a feature; the
+    character floor leaves pages alone whose only real text sits in such a container
+    (forum threads, sites that name their post body "comment"). Measured on development
+    pages: dragnet F1 +1.2 points, other datasets within ±0.1.
+    """
+    if not rows:
+        return rows
+    flags = blocks.features[rows][:, _COMMENT_COLUMNS].max(axis=1) > 0
+    if not flags.any():
+        return rows
+    outside = sum(len(blocks.texts[r]) for r, flag in zip(rows, flags, strict=True) if not flag)
+    if outside < COMMENT_CUT_MIN_CHARS:
+        return rows
+    return [r for r, flag in zip(rows, flags, strict=True) if not flag]
 
 
 def select_rows(
