@@ -251,16 +251,17 @@ def _walk(doc: Document) -> tuple[list[int], list[str], list[int]]:
     holds them equal), but three flat lists instead of an object per piece: this walk is
     the largest fixed cost of the method and it runs on every page.
     """
-    nodes, parent, end = doc.nodes, doc.parent, doc.end
+    parent, end, node_texts, tails = doc.parent, doc.end, doc.texts, doc.tails
     owners: list[int] = []
     texts: list[str] = []
     lines: list[int] = []
     line = 0
-    is_block = [el.tag in BLOCK_TAGS for el in nodes]
-    for j, el in enumerate(nodes):
+    # The tags, texts and tails read once by Document.refresh: each lxml access builds a new
+    # str, and re-reading them here took half of the walk (0.71 -> 0.34 ms per holdout page).
+    is_block = [tag in BLOCK_TAGS for tag in doc.tags]
+    for j, text in enumerate(node_texts):
         if is_block[j]:
             line += 1
-        text = el.text
         if text:
             owners.append(j)
             texts.append(text)
@@ -273,7 +274,7 @@ def _walk(doc: Document) -> tuple[list[int], list[str], list[int]]:
                 line += 1
             if k == 0:
                 break
-            tail = nodes[k].tail
+            tail = tails[k]
             p = parent[k]
             if tail:
                 owners.append(p)
@@ -351,8 +352,9 @@ def compute_blocks(doc: Document, *, unit_tags: frozenset[str] = UNIT_TAGS) -> B
     units: list[int] = []
     unit_of = [0] * n
     parent_unit: list[int] = []
+    tags = doc.tags
     for i in range(n):
-        if i == 0 or nodes[i].tag in unit_tags:
+        if i == 0 or tags[i] in unit_tags:
             parent_unit.append(unit_of[parent[i]] if i else -1)
             unit_of[i] = len(units)
             units.append(i)
@@ -474,7 +476,8 @@ def _features(b: Blocks) -> None:
     x[has, c["parent_log_children"]] = np.log1p(n_children[pk_ok])
 
     # tag kind
-    groups = [_TAG_GROUP_OF.get(nodes[u].tag, -1) for u in u_arr.tolist()]
+    tags = doc.tags
+    groups = [_TAG_GROUP_OF.get(tags[u], -1) for u in u_arr.tolist()]
     tag_cols = np.asarray([c[_TAG_GROUPS[g][0]] if g >= 0 else -1 for g in groups])
     hot = tag_cols >= 0
     x[np.flatnonzero(hot), tag_cols[hot]] = 1.0
