@@ -188,6 +188,25 @@ class SiteLearner:
             state = self._page_state(url)
             return None if state is None else PageHistory(state.visits, state.changes)
 
+    def prefetch_page_histories(self, urls: Iterable[str]) -> None:
+        """Read the stored state of the ``urls`` not cached yet, in one query.
+
+        :meth:`page_history` reads one URL per query, and in a crawl nearly every URL is
+        new, so without this each page paid one database round trip (4 ms of wall time per
+        page in the ``bench crawl`` breakdown). The crawl runtime passes the URLs of the
+        responses waiting for the worker thread; what is read is cached like a single read
+        (until the next flush).
+        """
+        with self._lock:
+            wanted = [u for u in dict.fromkeys(urls) if u not in self._pages]
+            if not wanted:
+                return
+            if len(self._pages) + len(wanted) > _READ_CACHE_MAX and not self._visits:
+                self._pages.clear()
+            found = self.store.page_states(wanted)
+            for url in wanted:
+                self._pages[url] = found.get(url)
+
     # -- persistence --------------------------------------------------------------------
 
     def flush(self) -> None:

@@ -23,10 +23,12 @@ on the 2-core development machine; the slowest calls are printed by ``-s``):
   bound, :data:`MAX_SECONDS_PER_CALL`, is a generous sanity bound for slow CI machines, not
   a performance target; those live in the ``perf`` benchmark.
 * **Memory.** The ``tracemalloc`` peak of one ``extract`` of the default chain stays under
-  :data:`MAX_PYTHON_HEAP`; the measured worst is 43.5 MB (``siblings``), then ``many-links``
-  and ``deep-links`` (about 40 MB: per-node lists for 100,000 nodes) and the 10 MB text
-  node (24 MB: the 5 MB cut held as bytes and str). tracemalloc sees Python allocations
-  only; the lxml tree lives in libxml2's heap, bounded by the same two cuts.
+  :data:`MAX_PYTHON_HEAP` (printed by ``-s``): the worst are the 3 million CJK characters
+  (141 MB) and ``siblings`` (127 MB: 100,000 block units, whose float64 feature matrix
+  alone is 49 MB); ``siblings`` peaked at 860 MB while the block SVM scored all rows
+  against its 1,749 support vectors in one kernel matrix, now chunked
+  (``block_svm._CHUNK_ROWS``). tracemalloc sees Python and numpy allocations only; the
+  lxml tree lives in libxml2's heap, bounded by the same two cuts.
 """
 
 from __future__ import annotations
@@ -231,14 +233,7 @@ def test_pathological_page(name: str, denoisers: dict[str, Denoiser]) -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(
-            "siblings",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap: 10^6 sibling elements cut at max_bytes still peak at "
-                "~860 MB (lxml tree + per-node aggregate lists); see the issue 6 note",
-            ),
-        ),
+        "siblings",
         "long-text-node",
         "long-cjk-text-node",
         "huge-attribute",

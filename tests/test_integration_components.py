@@ -291,6 +291,41 @@ def test_page_is_parsed_once_between_filter_and_pipeline(monkeypatch: pytest.Mon
     assert "affordable homes" in run(main)["text"]
 
 
+def test_histories_of_pages_waiting_for_the_worker_are_read_in_one_query(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    runtime = mw.runtime
+    urls = [f"http://news.example/2024/01/02/story-{i}.html" for i in range(8)]
+
+    async def main() -> list[list[str]]:
+        await runtime.open()
+        learner = runtime.denoiser.learner
+        assert learner is not None
+        reads: list[list[str]] = []
+        original = learner.store.page_states
+
+        def counting(wanted: Any) -> Any:
+            wanted = list(wanted)
+            reads.append(wanted)
+            return original(wanted)
+
+        monkeypatch.setattr(learner.store, "page_states", counting)
+        release = threading.Event()
+        busy = runtime._submit(release.wait)  # the worker is busy: the pages queue up
+        pages = asyncio.gather(*(classify(mw, html_response(url)) for url in urls))
+        await asyncio.sleep(0.05)
+        release.set()
+        await runtime._wait(busy)
+        responses = await pages
+        await close(crawler)
+        assert all(r.meta["denoise"]["is_noise"] is False for r in responses)
+        return reads
+
+    assert run(main) == [urls]
+
+
 # -- page filter middleware ---------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ import multiprocessing
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _store_helpers import (
@@ -336,3 +337,31 @@ def test_restart_learner_reads_committed_state(tmp_path: Path) -> None:
         snap = store.load_site("https://news.example", "crawler-1")
         assert snap.pages_processed == RESTART_FLUSH * 2
         assert snap.batch.pages == (RESTART_FLUSH * 2) % 10
+
+
+def test_prefetched_histories_are_read_in_one_query_and_equal_single_reads(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer = SiteLearner(store)
+    for i in range(5):
+        writer.record_fingerprint(f"{SITE}/{i}", SITE, "a")
+    writer.record_fingerprint(f"{SITE}/0", SITE, "b")
+    writer.close()
+    urls = [f"{SITE}/{i}" for i in range(10)]
+    expected = {url: SiteLearner(store).page_history(url) for url in urls}
+    reads: list[list[str]] = []
+    original = store.page_states
+
+    def counting(wanted: Any) -> Any:
+        wanted = list(wanted)
+        reads.append(wanted)
+        return original(wanted)
+
+    monkeypatch.setattr(store, "page_states", counting)
+    learner = SiteLearner(store)
+    learner.prefetch_page_histories([*urls, urls[0]])
+    learner.prefetch_page_histories(urls[:3])  # cached: no second query
+    assert {url: learner.page_history(url) for url in urls} == expected
+    assert reads == [urls]
+    assert expected[f"{SITE}/0"] is not None and expected[f"{SITE}/0"].changes == 1
+    assert expected[f"{SITE}/9"] is None

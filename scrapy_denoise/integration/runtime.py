@@ -20,6 +20,13 @@ The page filter parses a page to classify it and the extraction pipeline needs t
 parse; the runtime keeps the last few article-page parses (keyed by URL and body digest) so
 that a page is parsed once between the two, not twice.
 
+Every page's verdict needs its URL's visit history, one database read per URL, and in a
+crawl nearly every URL is new. The runtime therefore notes the URL of every page handed to
+the worker and, when the worker starts on a page, reads the history of all pages waiting
+for it in one query (:meth:`~scrapy_denoise.learning.SiteLearner.prefetch_page_histories`):
+the reads are batched exactly when the worker is the crawl's bottleneck, and cost one query
+per page, as before, when it is idle anyway.
+
 For the distributed scheduler (:mod:`~scrapy_denoise.integration.distributed`) the runtime
 also offers a *checkpoint*: make everything the plugin was handed so far durable (articles
 written, learned state flushed), so that requests can be acknowledged to the shared queue
@@ -33,7 +40,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
@@ -66,6 +73,8 @@ _T = TypeVar("_T")
 #: Article-page parses kept between the page filter and the extraction pipeline. Items
 #: reach the pipeline right after their response passed the spider, so a few suffice.
 _DOCUMENT_CACHE_SIZE = 32
+#: URLs whose history is read in one query at most (the store reads 500 per statement).
+_PREFETCH_MAX = 500
 
 
 class DenoiseUnavailable(RuntimeError):
@@ -122,6 +131,9 @@ class DenoiseRuntime:
         # URLs of redelivered requests: added on the reactor thread before the page is
         # downloaded, read and removed on the worker thread when it is extracted
         self._redelivered: set[str] = set()
+        # URLs of pages handed to the worker whose history is not read yet: appended on the
+        # reactor thread, drained on the worker thread (deque operations are atomic)
+        self._waiting: deque[str] = deque()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -196,6 +208,7 @@ class DenoiseRuntime:
         """The page filter's verdict and the page's load warnings (``binary``, ``empty``,
         ``truncated``, ...): noise pages never reach extraction, so the middleware is the
         only component that can count theirs."""
+        self._waiting.append(url)
         return await self.call(self._classify_sync, body, url, headers)
 
     async def extract(
@@ -205,6 +218,8 @@ class DenoiseRuntime:
         headers: dict[str, str] | None,
         verdict: PageVerdict | None,
     ) -> Article:
+        if verdict is None:  # the verdict, hence the history read, is made by the extraction
+            self._waiting.append(url)
         return await self.call(self._extract_sync, body, url, headers, verdict)
 
     # -- distributed crawls ----------------------------------------------------------
@@ -264,9 +279,21 @@ class DenoiseRuntime:
         learner = self.denoiser.learner
         return learner is not None and learner.page_history(url) is not None
 
+    def _prefetch_waiting(self) -> None:
+        """Worker thread: read the histories of the pages waiting for the worker (see the
+        module doc)."""
+        waiting = self._waiting
+        urls: list[str] = []
+        while waiting and len(urls) < _PREFETCH_MAX:
+            urls.append(waiting.popleft())
+        learner = self.denoiser.learner
+        if learner is not None and urls:
+            learner.prefetch_page_histories(u for u in urls if u)
+
     def _classify_sync(
         self, body: bytes, url: str, headers: dict[str, str] | None
     ) -> tuple[PageVerdict, tuple[str, ...]]:
+        self._prefetch_waiting()
         denoiser = self.denoiser
         doc = denoiser.load(body, url, headers)
         # a redelivered page whose fingerprint is committed was judged and counted already
@@ -286,6 +313,8 @@ class DenoiseRuntime:
         headers: dict[str, str] | None,
         verdict: PageVerdict | None,
     ) -> Article:
+        if verdict is None:
+            self._prefetch_waiting()
         denoiser = self.denoiser
         doc = self._documents.pop(_body_key(url, body), None)
         if doc is None:
