@@ -151,11 +151,12 @@ class Denoiser:
         if verdict is None:
             verdict = self.classify_document(doc)
         learn = learn and not (opts.skip_noise_pages and verdict.is_noise)
+        count = learn and self._first_visit(doc.url)
         site = learner.site_key(doc.url) if learner else ""
         meta = extract_metadata(doc)  # before template removal: bylines may be templates
         removed_templates = 0
         if learner is not None and opts.templates and doc.url:
-            if learn:
+            if count:
                 learner.learn_templates(site, doc.root)
             removed_templates = learner.remove_templates(site, doc.root)
             if removed_templates:
@@ -164,7 +165,7 @@ class Denoiser:
         lines = extraction.lines
         removed_lines = 0
         if learner is not None and opts.line_stats and doc.url:
-            kept = learner.filter_lines(site, lines, learn=learn)
+            kept = learner.filter_lines(site, lines, learn=count)
             removed_lines = len(lines) - len(kept)
             lines = kept
         text = "\n".join(lines)
@@ -195,15 +196,28 @@ class Denoiser:
         if learner is None or (self.options.skip_noise_pages and verdict.is_noise):
             return verdict
         site = learner.site_key(url)
+        count = self._first_visit(url)
         if self.options.templates:
-            learner.learn_templates(site, doc.root)
+            if count:
+                learner.learn_templates(site, doc.root)
             if learner.remove_templates(site, doc.root):
                 doc.refresh()
         lines = self._method.extract(doc).lines
         if self.options.line_stats:
-            lines = learner.filter_lines(site, lines, learn=True)
+            lines = learner.filter_lines(site, lines, learn=count)
         learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))
         return verdict
+
+    def _first_visit(self, url: str) -> bool:
+        """Does this visit of ``url`` count towards its site's templates and line counts?
+
+        Only the first does: a page learned twice (``learn`` then ``extract``, a re-crawl
+        into a persistent store, a request redelivered after a crash) would count its own
+        lines and tags again, and on a small site, where a line is noise once it is seen
+        twice, the second visit would remove the whole page's text. Later visits still
+        update the fingerprint, which is what "content changes between visits" reads.
+        """
+        return self._learner is not None and self._learner.page_history(url) is None
 
     # -- lifecycle --------------------------------------------------------------------
 

@@ -85,6 +85,23 @@ def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) 
     assert "reporters described how the harbour changed life" in art.text
 
 
+def test_a_page_seen_again_is_not_counted_again(tmp_path: Path) -> None:
+    # On a one-page site a line is noise once it is counted twice (LC > int(1 + RC / 50)),
+    # so a page counted again on a later visit would lose all its text.
+    url = "https://news.example/2024/05/06/storm.html"
+    store = f"sqlite:///{tmp_path / 'state.sqlite3'}"
+    with Denoiser(store=store) as first:
+        first.learn(ARTICLE, url)  # learn() then extract(), as a user may call them
+        text = first.extract(ARTICLE, url).text
+        assert "powerful storm hit the coast" in text
+        assert first.extract(ARTICLE, url).text == text
+    with Denoiser(store=store) as recrawl:  # a re-crawl into the same store
+        assert recrawl.extract(ARTICLE, url).text == text
+        history = recrawl.learner.page_history(url) if recrawl.learner else None
+    # Every visit still updates the fingerprint ("content changes between visits").
+    assert history is not None and history.visits == 4 and history.changes == 0
+
+
 def test_every_verdict_is_counted_once_per_site_in_the_store(tmp_path: Path) -> None:
     from scrapy_denoise.store import Store, VerdictCount, score_bucket
 
