@@ -34,7 +34,8 @@ class Article:
     verdict: PageVerdict | None = None
     #: problems met on the way: ``truncated``, ``binary``, ``empty``, ``undecodable``
     warnings: tuple[str, ...] = ()
-    #: template tags and noise lines removed by site learning (for reports and stats)
+    #: lines removed by site learning: text of site templates, then noise lines counted
+    #: by line statistics (for reports and stats)
     removed_templates: int = 0
     removed_lines: int = 0
     extra: dict[str, object] = field(default_factory=dict)

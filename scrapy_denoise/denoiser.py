@@ -17,6 +17,7 @@ from .document import Document, load_document
 from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
+from .methods.template import Unit, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
 from .page.verdict import PageVerdict
@@ -153,16 +154,11 @@ class Denoiser:
         learn = learn and not (opts.skip_noise_pages and verdict.is_noise)
         count = learn and self._first_visit(doc.url)
         site = learner.site_key(doc.url) if learner else ""
-        meta = extract_metadata(doc)  # before template removal: bylines may be templates
-        removed_templates = 0
-        if learner is not None and opts.templates and doc.url:
-            if count:
-                learner.learn_templates(site, doc.root)
-            removed_templates = learner.remove_templates(site, doc.root)
-            if removed_templates:
-                doc.refresh()
+        meta = extract_metadata(doc)
+        units = self._template_units(doc, site, count)
         extraction = self._method.extract(doc)
-        lines = extraction.lines
+        lines = _without_templates(extraction.lines, units)
+        removed_templates = len(extraction.lines) - len(lines)
         removed_lines = 0
         if learner is not None and opts.line_stats and doc.url:
             kept = learner.filter_lines(site, lines, learn=count)
@@ -197,16 +193,23 @@ class Denoiser:
             return verdict
         site = learner.site_key(url)
         count = self._first_visit(url)
-        if self.options.templates:
-            if count:
-                learner.learn_templates(site, doc.root)
-            if learner.remove_templates(site, doc.root):
-                doc.refresh()
-        lines = self._method.extract(doc).lines
+        units = self._template_units(doc, site, count)
+        lines = _without_templates(self._method.extract(doc).lines, units)
         if self.options.line_stats:
             lines = learner.filter_lines(site, lines, learn=count)
         learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))
         return verdict
+
+    def _template_units(self, doc: Document, site: str, count: bool) -> list[Unit]:
+        """The page's units that are its site's common noise, after counting the page in
+        the template batch when ``count``; none without a learner, URL or templates."""
+        learner = self._learner
+        if learner is None or not self.options.templates or not doc.url:
+            return []
+        units = page_units(doc.root, learner.template_params)
+        if count:
+            learner.learn_templates(site, units)
+        return learner.match_templates(site, units)
 
     def _first_visit(self, url: str) -> bool:
         """Does this visit of ``url`` count towards its site's templates and line counts?
@@ -243,6 +246,15 @@ class Denoiser:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _without_templates(lines: list[str], units: list[Unit]) -> list[str]:
+    """``lines`` without the text of template ``units`` (see :mod:`.methods.template` for
+    why templates are dropped from the output rather than deleted from the tree)."""
+    if not units:
+        return lines
+    drop = template_lines(lines, units)
+    return [line for line, dropped in zip(lines, drop, strict=True) if not dropped]
 
 
 def _page_model(spec: str | None) -> PageModel | None:

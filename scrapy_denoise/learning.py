@@ -28,10 +28,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit
 
-from lxml import etree
-
 from .methods.linestats import LineParams, SiteLines
-from .methods.template import Entry, SiteTemplates, TemplateParams
+from .methods.template import Entry, SiteTemplates, TemplateParams, Unit
 from .page.rules import PageHistory
 from .page.verdict import PageVerdict
 from .store import (
@@ -115,25 +113,22 @@ class SiteLearner:
 
     # -- templates ----------------------------------------------------------------------
 
-    def learn_templates(self, site: str, root: etree._Element) -> int:
-        """Count a page's units in the site's batch; returns templates made by this page.
-
-        Call it before :meth:`remove_templates` on the same tree: the batch has to see the
-        common noise to keep counting it.
-        """
+    def learn_templates(self, site: str, units: Sequence[Unit]) -> int:
+        """Count a page's units (:func:`~.methods.template.page_units`) in the site's
+        batch; returns templates made by this page."""
         with self._lock:
             if self._template_pages >= self.flush_every:
                 self._auto_flush()
-            made = self._site(site).templates.learn(root)
+            made = self._site(site).templates.learn(units)
             self._template_pages += 1
             if made:
                 logger.debug("site %s: %d new templates", site, made)
             return made
 
-    def remove_templates(self, site: str, root: etree._Element) -> int:
-        """Remove the site's templates from ``root``; returns how many elements went."""
+    def match_templates(self, site: str, units: Sequence[Unit]) -> list[Unit]:
+        """The page's units that are the site's common noise (site-wide templates)."""
         with self._lock:
-            return self._site(site).templates.remove(root)
+            return self._site(site).templates.matches(units)
 
     # -- line statistics ----------------------------------------------------------------
 

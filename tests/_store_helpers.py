@@ -110,12 +110,16 @@ def restart_page(i: int) -> tuple[str, bytes]:
 def learn_page(learner: SiteLearner, i: int) -> None:
     from lxml import html
 
+    from scrapy_denoise.methods.template import page_units, template_lines
+
     url, body = restart_page(i)
     root = html.fromstring(body)
     site = learner.site_key(url)
-    learner.learn_templates(site, root)
-    learner.remove_templates(site, root)
+    units = page_units(root, learner.template_params)
+    learner.learn_templates(site, units)
     lines = [t.strip() for t in root.text_content().splitlines() if t.strip()]
+    noise = template_lines(lines, learner.match_templates(site, units))
+    lines = [line for line, dropped in zip(lines, noise, strict=True) if not dropped]
     kept = learner.filter_lines(site, lines, learn=True)
     learner.record_fingerprint(url, site, "\n".join(kept))
 

@@ -140,7 +140,7 @@ def test_synthetic_site_is_in_the_shared_format(site_zip: Path) -> None:
 def test_learning_removes_the_boilerplate_single_page_keeps(site_zip: Path) -> None:
     rows = {
         r.config.label: r
-        for r in site_learning_rows(("garden",), "correlativity", zips={"garden": site_zip})
+        for r in site_learning_rows(("garden",), "default", zips={"garden": site_zip})
     }
     single = rows[CONFIGS[0].label]
     first = rows["1st crawl: templates + lines"]
@@ -162,7 +162,7 @@ def test_recrawl_output_has_no_boilerplate(site_zip: Path) -> None:
     texts: list[str] = []
     config = SiteConfig("re-crawl", "recrawl")
     row = run_site(
-        "garden", pages, config, "correlativity", on_article=lambda _page, text: texts.append(text)
+        "garden", pages, config, "default", on_article=lambda _page, text: texts.append(text)
     )
     assert len(texts) == ARTICLES
     for text in texts[1:]:

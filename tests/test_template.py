@@ -17,8 +17,10 @@ from scrapy_denoise.methods.template import (
     TemplateBatch,
     TemplateIndex,
     TemplateParams,
+    Unit,
     page_units,
     similar,
+    template_lines,
 )
 
 PARAMS = TemplateParams()
@@ -118,7 +120,7 @@ def test_similarity_parameters_are_configurable() -> None:
 
 
 def learn_pages(site: SiteTemplates, pages: list[str]) -> list[int]:
-    return [site.learn(html.fromstring(p)) for p in pages]
+    return [site.learn(page_units(html.fromstring(p))) for p in pages]
 
 
 def template_texts(site: SiteTemplates) -> set[tuple[str, str]]:
@@ -202,36 +204,66 @@ def test_promoted_entry_similar_to_a_template_strengthens_it() -> None:
 # -- removal --------------------------------------------------------------------------
 
 
-def test_removal_keeps_the_article_and_tail_text() -> None:
+def matched(site: SiteTemplates, markup: str) -> list[tuple[str, str]]:
+    return [(u.tag, u.text) for u in site.matches(page_units(html.fromstring(markup)))]
+
+
+def test_after_a_batch_the_common_units_match_and_the_article_does_not() -> None:
     site = SiteTemplates(PARAMS)
     learn_pages(site, [page(i) for i in range(10)])
-    root = html.fromstring(page(11, "<div><span>Share</span> tail kept <p>Last words.</p></div>"))
-    removed = site.remove(root)
-    text = " ".join(root.text_content().split())
-    assert removed == 3
-    assert "Home" not in text and "World news" not in text and "Copyright" not in text
-    assert "Ferry timetable changes again" in text
-    assert "Islanders complained about the shorter season." in text
-    assert "Share tail kept Last words." in text
+    assert matched(
+        site, page(11, "<div><span>Share</span> tail kept <p>Last words.</p></div>")
+    ) == [
+        ("li", "Home"),
+        ("li", "World news"),
+        ("p", "Copyright 2024 Example Daily. All rights reserved."),
+    ]
 
 
-def test_removal_of_first_child_moves_its_tail_to_the_parent() -> None:
+def test_a_unit_is_matched_whole_not_by_its_inline_parts() -> None:
     site = SiteTemplates(PARAMS, templates=[Entry("span", "Advertisement")])
-    root = html.fromstring("<div><p><span>Advertisement</span>Body text</p></div>")
-    assert site.remove(root) == 0  # the unit is the whole <p>, which is not a template
-    root = html.fromstring("<div><span>Advertisement</span>Body text<p>x</p></div>")
-    assert site.remove(root) == 1
-    assert root.text_content() == "Body textx"
+    assert matched(site, "<div><p><span>Advertisement</span>Body text</p></div>") == []
+    assert matched(site, "<div><span>Advertisement</span>Body text<p>x</p></div>") == [
+        ("span", "Advertisement")
+    ]
 
 
-def test_removal_matches_similar_text_but_not_another_tag() -> None:
+def test_matching_allows_similar_text_but_not_another_tag() -> None:
     site = SiteTemplates(PARAMS, templates=[Entry("p", "Follow us on all the social networks")])
-    root = html.fromstring(
+    assert matched(
+        site,
         "<div><p>Follow us on all the social networks!</p><li>Follow us on all the social"
-        " networks</li></div>"
-    )
-    assert site.remove(root) == 1
-    assert root.text_content() == "Follow us on all the social networks"
+        " networks</li></div>",
+    ) == [("p", "Follow us on all the social networks!")]
+
+
+def test_a_series_template_is_not_site_wide_and_does_not_match() -> None:
+    site = SiteTemplates(PARAMS, templates=[Entry("li", "Home", 40), Entry("h2", "Bug fixes", 6)])
+    assert matched(site, "<body><ul><li>Home</li></ul><h2>Bug fixes</h2></body>") == [
+        ("li", "Home")
+    ]
+
+
+def _unit(tag: str, text: str) -> Unit:
+    return Unit(html.fromstring(f"<{tag}>{text}</{tag}>"), tag, text)
+
+
+def test_template_lines_drop_each_template_once_by_normalised_text() -> None:
+    lines = ["Home", "Storm hits  the coast", "Home", "Share this"]
+    units = [_unit("li", "Home"), _unit("span", "Share this")]
+    assert template_lines(lines, units) == [True, False, False, True]
+
+
+def test_template_lines_keep_a_line_that_only_contains_a_template() -> None:
+    assert template_lines(["Home of the brave"], [_unit("li", "Home")]) == [False]
+
+
+def test_template_lines_take_a_run_for_a_unit_broken_by_br() -> None:
+    # <p>Example Ltd<br>1 Main Street</p> is one unit "Example Ltd 1 Main Street" but renders
+    # as two lines.
+    lines = ["Story text.", "Example Ltd", "1 Main Street", "More story."]
+    units = [_unit("p", "Example Ltd 1 Main Street")]
+    assert template_lines(lines, units) == [False, True, True, False]
 
 
 # -- index ----------------------------------------------------------------------------

@@ -9,17 +9,17 @@ in the outer document; the framed page gets none, and the outer document's polic
 only that script (by hash).
 
 What a "block" is: an element that owns a rendered line of text (the innermost block-level
-element around it, as :meth:`Document.lines` breaks lines), plus every element the template
-library removed. Fates, in the order the pipeline applies its steps:
+element around it, as :meth:`Document.lines` breaks lines), plus every unit of the page that
+matches a site template. Fates, in the order the pipeline applies its steps:
 
-* ``template``: removed by the site's template library before extraction;
+* ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
   the block SVM or text correlativity, did not select it);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
 Everything is found by re-running the public pieces on the same :class:`Document` the
-pipeline used (:meth:`Denoiser.extract_document`, then the method again on the tree it left),
+pipeline used (:meth:`Denoiser.extract_document`, then the template match and the method again),
 so the report shows what the pipeline does without hooks in the pipeline itself. Lines are
 attributed to blocks by matching the method's output lines against the page's lines in
 document order, preferring lines inside the method's kept nodes (this also disambiguates a
@@ -45,6 +45,7 @@ from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
 from ..methods.linestats import keep_limit, line_hash, normalise_line
+from ..methods.template import Unit, page_units, template_lines
 from ..page.features import PageFeatures, page_features
 from .sanitize import (
     align_nodes,
@@ -176,13 +177,6 @@ def build_page_report(
         root = fallback_tree(doc)
         shown = align_nodes(root, doc)
     assert shown is not None  # the copy of doc.root aligns by construction
-    original = list(doc.nodes)
-    parent0 = list(doc.parent)
-    text_len0 = list(doc.text_len)
-    link_text0 = list(doc.link_text_len)
-    links0 = list(doc.link_count)
-    images0 = list(doc.image_count)
-    index0 = {el: i for i, el in enumerate(original)}
 
     verdict = denoiser.classify_document(doc)
     article = denoiser.extract_document(doc, learn=learn, verdict=verdict)
@@ -198,16 +192,20 @@ def build_page_report(
             "the extraction is shown for diagnosis"
         )
 
-    # Template removal: elements no longer in the tree; the top-most of them are blocks.
-    present = set(doc.nodes)
-    removed0 = [el not in present for el in original]
-    template_tops = [
-        i for i, gone in enumerate(removed0) if gone and (i == 0 or not removed0[parent0[i]])
-    ]
+    # Template units, matched as extract_document matched them (the tree is unchanged).
+    units: list[Unit] = []
+    if learner is not None and doc.url and opts.templates:
+        units = learner.match_templates(article.site, page_units(doc.root, learner.template_params))
+    index_of = {el: i for i, el in enumerate(doc.nodes)}
+    template_tops = sorted(index_of[u.element] for u in units if u.element in index_of)
+    template_set = set(template_tops)
 
-    # The method again, on the tree the pipeline left: the same output as inside extract.
+    # The method again on the same tree: the same output as inside extract_document; then
+    # the template lines, then line statistics (the lines missing from the article).
     extraction = create_method(opts.method, opts.method_params).extract(doc)
-    out_lines = extraction.lines
+    method_lines = extraction.lines
+    is_template = template_lines(method_lines, units)
+    out_lines = [line for line, t in zip(method_lines, is_template, strict=True) if not t]
     final_lines = article.text.split("\n") if article.text else []
     removed_by_stats = _subsequence_gaps(out_lines, final_lines)
     if removed_by_stats is None:
@@ -215,6 +213,10 @@ def build_page_report(
             "the method's output could not be matched with the article; fates are approximate"
         )
         removed_by_stats = [False] * len(out_lines)
+    line_status: list[str] = []
+    after = iter(removed_by_stats)
+    for t in is_template:
+        line_status.append("template" if t else ("linestats" if next(after) else "kept"))
 
     # Rendered lines of the page, each owned by its innermost block element.
     n = len(doc.nodes)
@@ -224,13 +226,13 @@ def build_page_report(
             block_of[i] = block_of[doc.parent[i]]
     page_lines, owners = _page_lines(doc, block_of)
     in_kept = _inside(doc, extraction.kept)
-    attributed = _attribute(page_lines, [in_kept[o] for o in owners], out_lines)
+    attributed = _attribute(page_lines, [in_kept[o] for o in owners], method_lines)
 
     # Per block: its lines and what happened to each.
     status: dict[int, str] = {}
     for j, hits in enumerate(attributed):
         for p in hits:
-            status[p] = "linestats" if removed_by_stats[j] else "kept"
+            status[p] = line_status[j]
     lines_of: dict[int, list[int]] = defaultdict(list)
     for p, owner in enumerate(owners):
         lines_of[owner].append(p)
@@ -240,8 +242,8 @@ def build_page_report(
     kept_nodes = sorted(extraction.kept)
     blocks: list[tuple[int, BlockInfo]] = []
     for i in template_tops:
-        el = original[i]
-        text = " ".join("".join(el.itertext()).split())  # detached, but its subtree is intact
+        el = doc.nodes[i]
+        text = " ".join("".join(el.itertext()).split())
         blocks.append(
             (
                 i,
@@ -249,29 +251,30 @@ def build_page_report(
                     id=0,
                     tag=str(el.tag),
                     label=_label(el),
-                    path=_path(original, parent0, i),
+                    path=_path(doc.nodes, doc.parent, i),
                     fate="template",
                     text=text[:_EXCERPT],
                     chars=text_chars(text),
-                    subtree_chars=text_len0[i],
-                    link_chars=link_text0[i],
-                    links=links0[i],
-                    images=images0[i],
+                    subtree_chars=doc.text_len[i],
+                    link_chars=doc.link_text_len[i],
+                    links=doc.link_count[i],
+                    images=doc.image_count[i],
                     score=None,
-                    decided_by=(
-                        f"template library of {article.site}: the unit <{el.tag}> matches a "
-                        "template learned from this site's pages"
-                    ),
+                    decided_by=_TEMPLATE_DECIDER.format(tag=el.tag, site=article.site),
                 ),
             )
         )
     for owner, positions in lines_of.items():
+        if owner in template_set:
+            continue
         el = doc.nodes[owner]
         states = [status.get(p, "dropped") for p in positions]
         if "kept" in states:
             fate = "kept"
         elif "linestats" in states:
             fate = "linestats"
+        elif "template" in states:
+            fate = "template"
         else:
             fate = "method"
         line_rows = []
@@ -281,18 +284,20 @@ def build_page_report(
                 row["count"] = counts.get(page_lines[p], 0)
             line_rows.append(row)
         text = "\n".join(page_lines[p] for p in positions)
-        decider = _decider(
-            fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
-        )
-        i0 = index0[el]
+        if fate == "template":
+            decider = _TEMPLATE_DECIDER.format(tag=el.tag, site=article.site)
+        else:
+            decider = _decider(
+                fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
+            )
         blocks.append(
             (
-                i0,
+                owner,
                 BlockInfo(
                     id=0,
                     tag=str(el.tag),
                     label=_label(el),
-                    path=_path(original, parent0, i0),
+                    path=_path(doc.nodes, doc.parent, owner),
                     fate=fate,
                     text=text[:_EXCERPT],
                     chars=sum(text_chars(page_lines[p]) for p in positions),
@@ -333,7 +338,15 @@ def build_page_report(
 #: Children that end a run of loose text (``<br>`` too: it ends a line).
 _RUN_BREAKS = BLOCK_TAGS
 #: What a line's status means for the run of text that shows it.
-_STATUS_FATE = {"kept": "kept", "linestats": "linestats", "dropped": "method"}
+_STATUS_FATE = {
+    "kept": "kept",
+    "linestats": "linestats",
+    "template": "template",
+    "dropped": "method",
+}
+_TEMPLATE_DECIDER = (
+    "template library of {site}: the unit <{tag}> matches a template learned from this site's pages"
+)
 
 
 def _annotate(el: etree._Element, info: BlockInfo) -> None:
@@ -842,7 +855,7 @@ def render_page_report(report: PageReport) -> str:
         ("site", art.site),
         ("method", art.method),
         ("verdict", describe_verdict(verdict)),
-        ("removed", f"{art.removed_templates} template elements, {art.removed_lines} lines"),
+        ("removed", f"{art.removed_templates} template lines, {art.removed_lines} noise lines"),
         ("warnings", ", ".join(art.warnings)),
     ]
     meta = "".join(
