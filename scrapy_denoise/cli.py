@@ -108,10 +108,17 @@ def _bench_sites(args: argparse.Namespace) -> int:
     from .evaluation.report_file import write_section
     from .evaluation.site_learning import DEFAULT_SITES, site_learning_benchmark
 
-    sites = tuple(args.site or DEFAULT_SITES)
+    zips: dict[str, Path] = {}
+    for spec in args.zip or ():
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise SystemExit(f"--zip wants NAME=PATH, got {spec!r}")
+        zips[name] = Path(path)
+    sites = tuple(args.site or ([] if zips else DEFAULT_SITES)) + tuple(zips)
     body = site_learning_benchmark(
         sites,
         method=args.method,
+        zips=zips,
         progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
     )
     heading = "## Site learning on whole sites (templates, line statistics)\n\n"
@@ -120,6 +127,7 @@ def _bench_sites(args: argparse.Namespace) -> int:
         command = "scrapy-denoise bench sites"
         if args.site:
             command += "".join(f" --site {site}" for site in args.site)
+        command += "".join(f" --zip {spec}" for spec in args.zip or ())
         if args.method != "default":
             command += f" --method {args.method}"
         write_section(Path(args.out), "sites", heading + body, command=command)
@@ -380,6 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--site",
         action="append",
         help="sites: only this shared site (repeatable); crawl: the site (default flink-blog)",
+    )
+    p.add_argument(
+        "--zip",
+        action="append",
+        metavar="NAME=PATH",
+        help="sites: also a site zip in the shared format (repeatable; e.g. the demo site "
+        "packed by `python -m demosite.generate DIR --zip FILE`)",
     )
     p.add_argument("--method", default="default", help="sites: the extraction method")
     p.add_argument("--runs", type=int, default=3, help="crawl: rounds of (plain, plugin) crawls")

@@ -137,13 +137,16 @@ def _names(value: Any) -> list[str]:
     return [n.strip() for n in names if n and n.strip()]
 
 
-def _clean_title(title: str, site_names: set[str]) -> str:
+def _clean_title(title: str, site_names: set[str], body_text: str = "") -> str:
+    """The article's part of a ``<title>``-like string: the longest part that is not a
+    known site name, preferring parts the page's body shows (a theme that writes
+    "Post - undefined" must not title every post "undefined")."""
     parts = _TITLE_SEPARATORS.split(title)
     if len(parts) > 1:
-        # Keep the longest part: the site name is the short, repeated side.
-        candidates = [p for p in parts if p.strip() and p.strip().lower() not in site_names]
-        if candidates:
-            return max(candidates, key=len).strip()
+        candidates = [p.strip() for p in parts if p.strip() and p.strip().lower() not in site_names]
+        shown = [p for p in candidates if p in body_text]
+        if shown or candidates:
+            return max(shown or candidates, key=len)
     return title.strip()
 
 
@@ -175,7 +178,10 @@ def extract_metadata(doc: Document) -> PageMetadata:
             title = _clean_title(title, site_names)
     if not title:
         h1 = next((_text(h) for h in doc.body.iter("h1") if _text(h)), None)
-        title = h1 or (doc.head.title and _clean_title(doc.head.title, site_names)) or None
+        if not h1 and doc.head.title:
+            title = _clean_title(doc.head.title, site_names, _text(doc.body)) or None
+        else:
+            title = h1
 
     published: datetime | None = None
     for obj in articles:

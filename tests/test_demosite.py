@@ -21,7 +21,7 @@ EXAMPLE_PROJECT = Path(__file__).resolve().parent.parent / "example_project"
 if str(EXAMPLE_PROJECT) not in sys.path:
     sys.path.insert(0, str(EXAMPLE_PROJECT))
 
-from demosite.generate import Manifest, PageRecord, generate, main  # noqa: E402
+from demosite.generate import Manifest, PageRecord, generate, main, write_site_zip  # noqa: E402
 from demosite.serve import serve  # noqa: E402
 
 _HOST = "http://demo.invalid"
@@ -226,6 +226,23 @@ def _get(url: str) -> tuple[int, Message, bytes]:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
+
+
+def test_site_zip_reads_back_in_the_shared_site_format(
+    site: tuple[Path, Manifest], tmp_path: Path
+) -> None:
+    from scrapy_denoise.evaluation.datasets import iter_site_pages
+
+    root, manifest = site
+    packed = write_site_zip(root, manifest, tmp_path / "demo.zip")
+    pages = {p.path: p for p in iter_site_pages(packed)}
+    assert set(pages) == {record.path for record in manifest.pages}
+    for record in manifest.pages:
+        page = pages[record.path]
+        assert page.kind == record.kind and page.noise_type == record.noise_type
+        assert page.html == (root / record.file).read_bytes()
+        assert page.truth == (record.text if record.kind == "article" else None)
+        assert page.title == record.title
 
 
 def test_server_serves_pages_and_404s(site: tuple[Path, Manifest]) -> None:

@@ -33,6 +33,16 @@ def test_meta_tags_then_markup() -> None:
     assert meta.published == datetime(2020, 1, 2, tzinfo=UTC)
 
 
+def test_title_part_the_page_shows_beats_a_longer_one_it_does_not() -> None:
+    # A Hexo theme writing "<post> - undefined" (zjuvai-blog): no h1, the post title in a div.
+    html = """<html><head><title>\n  保修期 - undefined\n</title></head><body>
+    <div class="post-title">保修期</div><p>本次过来，还在一年保修期以内。</p></body></html>"""
+    assert _meta(html).title == "保修期"
+    # Nothing of the title shown: the longest part, as before.
+    html = "<html><head><title>A long story title - Site</title></head><body><p>x</p></body></html>"
+    assert _meta(html).title == "A long story title"
+
+
 def test_byline_and_url_date() -> None:
     html = "<html><body><h1>Headline</h1><p class='byline'>By Max Mustermann</p></body></html>"
     meta = _meta(html, "https://site.example/2019/07/08/some-story.html")

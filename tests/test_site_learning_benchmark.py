@@ -180,3 +180,20 @@ def test_benchmark_markdown(site_zip: Path) -> None:
     assert text.startswith("| site | configuration |")
     assert "| garden | single-page (no learning) |" in text
     assert "| garden | 1st crawl: templates + lines |" in text
+
+
+def test_bench_sites_command_scores_a_zip_and_writes_its_section(
+    site_zip: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_denoise.cli import main
+
+    out = tmp_path / "BENCHMARKS.md"
+    assert (
+        main(["bench", "sites", "--zip", f"garden={site_zip}", "--quiet", "--out", str(out)]) == 0
+    )
+    written = out.read_text(encoding="utf-8")
+    assert f"scrapy-denoise bench sites --zip garden={site_zip}" in written
+    assert "| garden | re-crawl: templates + lines |" in written
+    assert "zjuvai-blog" not in capsys.readouterr().out  # only the zip, not the shared sites
+    with pytest.raises(SystemExit, match="NAME=PATH"):
+        main(["bench", "sites", "--zip", str(site_zip)])

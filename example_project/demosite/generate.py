@@ -29,6 +29,7 @@ import json
 import random
 import re
 import unicodedata
+import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -2549,14 +2550,48 @@ def generate(out_dir: Path, seed: int = 7) -> Manifest:
     return manifest
 
 
+def write_site_zip(site_dir: Path, manifest: Manifest, zip_path: Path) -> Path:
+    """Pack a generated site in the shared real-site format (``www/``, ``pages.jsonl``,
+    ``truth/``), so ``scrapy-denoise bench sites --zip`` scores it like the shared sites."""
+    site_dir = Path(site_dir)
+    rows: list[str] = []
+    truths: list[str] = []
+    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(site_dir.rglob("*")):
+            if path.is_file() and path.name != MANIFEST_NAME:
+                archive.write(path, "www/" + path.relative_to(site_dir).as_posix())
+        for n, page in enumerate(manifest.pages):
+            truth_path = f"truth/{n:05d}.txt" if page.kind == "article" else None
+            if truth_path is not None:
+                archive.writestr(truth_path, page.text or "")
+                meta = {"truth_path": truth_path, "title": page.title, "date": page.date}
+                truths.append(json.dumps(meta, ensure_ascii=False))
+            row = {
+                "path": page.path,
+                "file": page.file,
+                "kind": page.kind,
+                "noise_type": page.noise_type,
+                "truth_path": truth_path,
+            }
+            rows.append(json.dumps(row, ensure_ascii=False))
+        archive.writestr("pages.jsonl", "\n".join(rows) + "\n")
+        archive.writestr("truth/index.jsonl", "\n".join(truths) + "\n")
+    return Path(zip_path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m demosite.generate", description="Write the Demo Daily static site."
     )
     parser.add_argument("out_dir", type=Path, help="directory to write the site into")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default 7)")
+    parser.add_argument(
+        "--zip", type=Path, help="also pack the site in the shared site format into this file"
+    )
     args = parser.parse_args(argv)
     manifest = generate(args.out_dir, seed=args.seed)
+    if args.zip:
+        print(f"packed the site into {write_site_zip(args.out_dir, manifest, args.zip)}")
     n_zh = sum(1 for p in manifest.articles if p.lang == "zh")
     print(
         f"wrote {len(manifest.pages)} pages ({len(manifest.articles)} articles, {n_zh} Chinese; "

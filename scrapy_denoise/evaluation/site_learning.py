@@ -263,7 +263,11 @@ what is measured). *learn from every page* sets `skip_noise_pages=False`, so ind
 tag and archive pages, which repeat article titles and teasers, are learned from too.
 P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
 Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
-the line statistics keep limit. Numbers in the notes are differences to single-page."""
+the line statistics keep limit. Numbers in the notes are differences to single-page.
+`demo-daily` (when listed) is the synthetic site of `make demo` (in-article ads, share
+bars, bylines and comments in three layouts, English and Chinese), packed with
+`cd example_project && python -m demosite.generate /tmp/demo-site --zip /tmp/demo-daily.zip`;
+it was built by us, so read it as a demonstration, not as evidence."""
 
 
 def site_learning_rows(
