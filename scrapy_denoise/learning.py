@@ -8,10 +8,12 @@ local view is "store snapshot + unflushed local deltas", so counts are right wit
 process; after a flush the cached sites are dropped and re-read on next use, which is how
 one process sees what the others learned.
 
-A flush is at most one transaction per site (RC, line counts, new templates and this
-owner's batch cache together), so a process killed at any moment leaves every site
-consistent: RC always matches the line counts and the batch cache in the database. What
-was learned since the last flush is lost with the process; nothing committed is.
+A flush is one transaction (every site's RC, line counts, new templates and this owner's
+batch cache, with the pages' fingerprints and verdict counters), so a process killed at any
+moment leaves the store consistent: RC always matches the line counts and the batch cache,
+and a page is fingerprinted exactly when its counts are in (which is how a redelivered page
+is known to be counted already). What was learned since the last flush is lost with the
+process; nothing committed is.
 
 The flush is triggered at the *start* of a learning call once ``flush_every`` pages are
 pending, so with the usual per-page call order (templates, lines, fingerprint) a flush
@@ -262,18 +264,18 @@ class SiteLearner:
             self._template_pages = self._line_pages = self._visit_pages = 0
 
     def _flush(self) -> None:
-        # Each site is dropped only once its delta is committed: after a failed flush the
-        # unsaved deltas are still here for the next attempt.
-        for key in list(self._sites):
-            delta = self._delta(key, self._sites[key])
-            if delta is not None:
-                self.store.apply(delta)
-            del self._sites[key]
-        if self._visits or self._verdicts:
-            verdicts = [VerdictCount(*key, n) for key, n in self._verdicts.items()]
-            self.store.record_fingerprints(self._visits, verdicts)
-            self._visits.clear()
-            self._verdicts.clear()
+        # One transaction for everything (Store.commit_learning says why); nothing local is
+        # dropped before it commits, so after a failed flush the deltas are still here.
+        deltas = [
+            delta
+            for key, state in self._sites.items()
+            if (delta := self._delta(key, state)) is not None
+        ]
+        verdicts = [VerdictCount(*key, n) for key, n in self._verdicts.items()]
+        self.store.commit_learning(deltas, self._visits, verdicts)
+        self._sites.clear()
+        self._visits.clear()
+        self._verdicts.clear()
         self._pages.clear()
         self._template_pages = self._line_pages = self._visit_pages = 0
 

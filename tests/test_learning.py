@@ -22,7 +22,7 @@ from lxml import html
 from scrapy_denoise.learning import SiteLearner
 from scrapy_denoise.methods.linestats import LineParams
 from scrapy_denoise.methods.template import TemplateParams, Unit, page_units, template_lines
-from scrapy_denoise.store import SiteDelta, Store, StoreError
+from scrapy_denoise.store import Store, StoreError
 
 SITE = "https://daily.example"
 NAV = "<ul><li><a>Home</a></li><li><a>Politics</a></li><li><a>Weather</a></li></ul>"
@@ -244,34 +244,62 @@ def test_a_failed_flush_keeps_the_deltas_for_the_next(
     learner = SiteLearner(store)
     for i in range(3):
         learn(learner, i)
-    real_apply = store.apply
+    real_commit = store.commit_learning
 
-    def broken(delta: SiteDelta) -> int:
+    def broken(*args: Any) -> None:
         raise StoreError("database went away")
 
-    monkeypatch.setattr(store, "apply", broken)
+    monkeypatch.setattr(store, "commit_learning", broken)
     with pytest.raises(StoreError):
         learner.flush()
-    monkeypatch.setattr(store, "apply", real_apply)
+    monkeypatch.setattr(store, "commit_learning", real_commit)
     learner.flush()
     assert store.load_site(SITE).pages_processed == 3
+
+
+def test_a_flush_commits_counts_and_fingerprints_together_or_not_at_all(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fail inside the transaction, after the site's counts were written: the fingerprints
+    # (how a redelivered page is known to be counted) must not be missing while the
+    # counts are in, nor the other way round.
+    import scrapy_denoise.store.store as store_module
+
+    learner = SiteLearner(store)
+    for i in range(3):
+        learn(learner, i)
+
+    def broken(*args: Any) -> None:
+        raise StoreError("connection lost mid-transaction")
+
+    monkeypatch.setattr(store_module, "_record_visits", broken)
+    with pytest.raises(StoreError):
+        learner.flush()
+    assert store.load_site(SITE).pages_processed == 0
+    assert store.page_states([f"{SITE}/{i}" for i in range(3)]) == {}
+    monkeypatch.undo()
+    learner.flush()
+    assert store.load_site(SITE).pages_processed == 3
+    assert set(store.page_states([f"{SITE}/{i}" for i in range(3)])) == {
+        f"{SITE}/{i}" for i in range(3)
+    }
 
 
 def test_an_automatic_flush_that_fails_does_not_stop_learning(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     learner = SiteLearner(store, flush_every=2)
-    real_apply = store.apply
+    real_commit = store.commit_learning
     calls = 0
 
-    def flaky(delta: SiteDelta) -> int:
+    def flaky(*args: Any) -> None:
         nonlocal calls
         calls += 1
         if calls == 1:
             raise StoreError("database went away")
-        return real_apply(delta)
+        real_commit(*args)
 
-    monkeypatch.setattr(store, "apply", flaky)
+    monkeypatch.setattr(store, "commit_learning", flaky)
     for i in range(5):  # flush points before pages 2 (fails) and 4 (succeeds)
         learn(learner, i)
     assert "could not write learned state" in caplog.text

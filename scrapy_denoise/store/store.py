@@ -196,6 +196,33 @@ class Store:
         """Apply one site's learned increments atomically; returns RC afterwards."""
         return self._run(lambda conn: _apply(conn, delta), write=True, what="apply")
 
+    def commit_learning(
+        self,
+        deltas: Sequence[SiteDelta],
+        visits: Sequence[PageVisit] = (),
+        verdicts: Sequence[VerdictCount] = (),
+    ) -> None:
+        """Apply several sites' deltas, page visits and verdict counters in one transaction.
+
+        What a learner flushes belongs together: a page's line counts and its fingerprint.
+        A fingerprint is how a redelivered or re-crawled page is recognised as already
+        counted, so committing the counts without it would count the page twice after a
+        crash, and the fingerprint without the counts would lose it. Sites are applied in
+        key order and pages in URL-hash order, so concurrent flushes take their row locks
+        in one order (and a deadlock the server reports anyway is retried).
+        """
+        if not deltas and not visits and not verdicts:
+            return
+
+        def run(conn: Connection) -> None:
+            for delta in sorted(deltas, key=lambda d: d.site):
+                _apply(conn, delta)
+            _add_verdicts(conn, verdicts)
+            if visits:
+                _record_visits(conn, visits)
+
+        self._run(run, write=True, what="flush")
+
     def prune_lines(self, site: str, divisor: int = 100) -> int:
         """Delete the site's lines with LC <= RC / divisor; returns how many went."""
 
