@@ -206,7 +206,7 @@ class Denoiser:
         learner = self._learner
         if learner is None or not self.options.templates or not doc.url:
             return []
-        units = page_units(doc.root, learner.template_params)
+        units = page_units(doc, learner.template_params)
         if count:
             learner.learn_templates(site, units)
         return learner.match_templates(site, units)

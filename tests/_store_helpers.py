@@ -108,16 +108,15 @@ def restart_page(i: int) -> tuple[str, bytes]:
 
 
 def learn_page(learner: SiteLearner, i: int) -> None:
-    from lxml import html
-
+    from scrapy_denoise.document import load_document
     from scrapy_denoise.methods.template import page_units, template_lines
 
     url, body = restart_page(i)
-    root = html.fromstring(body)
+    doc = load_document(body, url)
     site = learner.site_key(url)
-    units = page_units(root, learner.template_params)
+    units = page_units(doc, learner.template_params)
     learner.learn_templates(site, units)
-    lines = [t.strip() for t in root.text_content().splitlines() if t.strip()]
+    lines = [t.strip() for t in doc.text().splitlines() if t.strip()]
     noise = template_lines(lines, learner.match_templates(site, units))
     lines = [line for line, dropped in zip(lines, noise, strict=True) if not dropped]
     kept = learner.filter_lines(site, lines, learn=True)

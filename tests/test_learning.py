@@ -19,6 +19,7 @@ from _store_helpers import (
 )
 from lxml import html
 
+from scrapy_denoise.document import load_document
 from scrapy_denoise.learning import SiteLearner
 from scrapy_denoise.methods.linestats import LineParams
 from scrapy_denoise.methods.template import TemplateParams, Unit, page_units, template_lines
@@ -59,14 +60,14 @@ def without_templates(lines: list[str], units: list[Unit]) -> list[str]:
 
 def templates_on(learner: SiteLearner, site: str, markup: str) -> set[str]:
     """Texts of the page's units that match the site's templates."""
-    return {u.text for u in learner.match_templates(site, page_units(html.fromstring(markup)))}
+    return {u.text for u in learner.match_templates(site, page_units(load_document(markup)))}
 
 
 def learn(learner: SiteLearner, i: int, site: str = SITE) -> list[str]:
-    root = html.fromstring(article(i))
-    units = page_units(root)
+    doc = load_document(article(i))
+    units = page_units(doc)
     learner.learn_templates(site, units)
-    lines = [t.strip() for t in root.text_content().splitlines() if t.strip()]
+    lines = [t.strip() for t in doc.text().splitlines() if t.strip()]
     lines = without_templates(lines, learner.match_templates(site, units))
     kept = learner.filter_lines(site, lines, learn=True)
     learner.record_fingerprint(f"{site}/{i}", site, "\n".join(kept))
@@ -215,7 +216,7 @@ def test_a_fresh_learner_continues_from_the_file_including_a_half_batch(tmp_path
         assert store.load_site(SITE, "someone-else").batch.pages == 0
         second = SiteLearner(store, owner="crawler")
         made = [
-            second.learn_templates(SITE, page_units(html.fromstring(article(i))))
+            second.learn_templates(SITE, page_units(load_document(article(i))))
             for i in range(6, 10)
         ]
         assert made == [0, 0, 0, 4]  # the batch closes at its 10th page overall
@@ -228,12 +229,12 @@ def test_a_fresh_learner_continues_from_the_file_including_a_half_batch(tmp_path
 def test_templates_learned_by_another_learner_arrive_after_a_flush(store: Store) -> None:
     a = SiteLearner(store, owner="a", flush_every=1000)
     b = SiteLearner(store, owner="b", flush_every=1)
-    b.learn_templates("https://other.example", page_units(html.fromstring(article(0))))
+    b.learn_templates("https://other.example", page_units(load_document(article(0))))
     assert templates_on(b, SITE, article(0)) == set()  # b caches SITE-less state
     for i in range(10):
         learn(a, i)
     a.flush()
-    units = page_units(html.fromstring(article(1)))
+    units = page_units(load_document(article(1)))
     b.learn_templates("https://other.example", units)  # flushes b
     assert len(templates_on(b, SITE, article(12))) == 4
 

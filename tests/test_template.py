@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lxml import html
 from rapidfuzz.distance import Levenshtein
 
+from scrapy_denoise.document import load_document
 from scrapy_denoise.methods.template import (
     Entry,
     SiteTemplates,
@@ -58,7 +59,7 @@ def page(i: int, extra: str = "") -> str:
 
 
 def units_of(markup: str) -> list[tuple[str, str]]:
-    return [(u.tag, u.text) for u in page_units(html.fromstring(markup))]
+    return [(u.tag, u.text) for u in page_units(load_document(markup))]
 
 
 # -- units ----------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def test_similarity_parameters_are_configurable() -> None:
 
 
 def learn_pages(site: SiteTemplates, pages: list[str]) -> list[int]:
-    return [site.learn(page_units(html.fromstring(p))) for p in pages]
+    return [site.learn(page_units(load_document(p))) for p in pages]
 
 
 def template_texts(site: SiteTemplates) -> set[tuple[str, str]]:
@@ -169,16 +170,16 @@ def test_near_duplicate_texts_count_as_the_same_entry() -> None:
 def test_a_unit_counts_at_most_once_per_page() -> None:
     batch = TemplateBatch(TemplateParams(batch_pages=3, min_frequency=2))
     repeated = "<body><ul>" + "<li>Share</li>" * 5 + "</ul></body>"
-    assert batch.learn(page_units(html.fromstring(repeated))) == []
+    assert batch.learn(page_units(load_document(repeated))) == []
     assert [(e.text, e.frequency) for e in batch.index.entries] == [("Share", 1)]
-    batch.learn(page_units(html.fromstring("<body><p>other</p></body>")))
-    assert batch.learn(page_units(html.fromstring("<body><p>else</p></body>"))) == []
+    batch.learn(page_units(load_document("<body><p>other</p></body>")))
+    assert batch.learn(page_units(load_document("<body><p>else</p></body>"))) == []
 
 
 def test_same_text_under_another_tag_is_another_entry() -> None:
     batch = TemplateBatch(TemplateParams(batch_pages=3, min_frequency=3))
     for tag in ("p", "li", "p"):
-        batch.learn(page_units(html.fromstring(f"<body><{tag}>Subscribe now</{tag}></body>")))
+        batch.learn(page_units(load_document(f"<body><{tag}>Subscribe now</{tag}></body>")))
     assert batch.pages == 0  # the batch closed, and with it S
     assert batch.index.entries == []
 
@@ -205,7 +206,7 @@ def test_promoted_entry_similar_to_a_template_strengthens_it() -> None:
 
 
 def matched(site: SiteTemplates, markup: str) -> list[tuple[str, str]]:
-    return [(u.tag, u.text) for u in site.matches(page_units(html.fromstring(markup)))]
+    return [(u.tag, u.text) for u in site.matches(page_units(load_document(markup)))]
 
 
 def test_after_a_batch_the_common_units_match_and_the_article_does_not() -> None:

@@ -65,6 +65,8 @@ from lxml import etree
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from ..document import Document
+
 __all__ = [
     "INLINE_TAGS",
     "SKIPPED_TAGS",
@@ -346,36 +348,72 @@ class SiteTemplates:
         self.batch_dirty = False
 
 
-def page_units(root: etree._Element, params: TemplateParams | None = None) -> list[Unit]:
-    """The page's units in document order (see the module docstring for the definition)."""
+def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit]:
+    """The page's units in document order (see the module docstring for the definition).
+
+    Read from the Document's index arrays (tags, texts, tails, subtree ends), not the lxml
+    tree: every element is visited twice, and lxml builds a new string on each ``.tag`` or
+    ``.text`` access, which made this walk cost as much as the block classifier.
+    """
     params = params or TemplateParams()
-    elements = [el for el in root.iter() if isinstance(el.tag, str)]
-    inline_only: dict[etree._Element, bool] = {}
+    tags, parent, end = doc.tags, doc.parent, doc.end
+    n = len(tags)
     # Reverse document order visits children before parents: a bottom-up pass, no recursion.
-    for el in reversed(elements):
-        ok = True
-        for child in el:
-            tag = _tag(child)
-            if tag is None or tag in SKIPPED_TAGS:
-                continue
-            if tag not in INLINE_TAGS or not inline_only[child]:
-                ok = False
-                break
-        inline_only[el] = ok
+    inline_only = [True] * n
+    for i in range(n - 1, 0, -1):
+        tag = tags[i]
+        if tag in SKIPPED_TAGS:
+            continue
+        if tag not in INLINE_TAGS or not inline_only[i]:
+            inline_only[parent[i]] = False
     units: list[Unit] = []
-    stack: list[etree._Element] = [root]
-    while stack:
-        el = stack.pop()
-        tag = _tag(el)
-        if tag is None or tag in SKIPPED_TAGS:
-            continue
-        if inline_only[el]:
-            text = " ".join(_text_of(el).split())
+    i = 0
+    while i < n:
+        tag = tags[i]
+        if tag in SKIPPED_TAGS:
+            i = end[i] + 1
+        elif inline_only[i]:
+            text = " ".join(_unit_text(doc, i).split())
             if params.min_chars <= len(text) <= params.max_chars:
-                units.append(Unit(el, tag, text))
-            continue
-        stack.extend(reversed(el))
+                units.append(Unit(doc.nodes[i], tag, text))
+            i = end[i] + 1
+        else:
+            i += 1
     return units
+
+
+def _unit_text(doc: Document, i: int) -> str:
+    """Reader-visible text of node ``i``'s subtree: script/style skipped (their tails kept),
+    ``<br>`` read as a space."""
+    tags, texts, tails, end = doc.tags, doc.texts, doc.tails, doc.end
+    parts: list[str] = [texts[i] or ""]
+    open_: list[int] = []  # descendants whose subtree is not finished: their tail comes after
+    j = i + 1
+    stop = end[i]
+    while j <= stop:
+        while open_ and end[open_[-1]] < j:
+            tail = tails[open_.pop()]
+            if tail:
+                parts.append(tail)
+        tag = tags[j]
+        if tag in SKIPPED_TAGS:
+            tail = tails[j]
+            if tail:
+                parts.append(tail)
+            j = end[j] + 1
+            continue
+        if tag == "br":
+            parts.append(" ")
+        text = texts[j]
+        if text:
+            parts.append(text)
+        open_.append(j)
+        j += 1
+    while open_:
+        tail = tails[open_.pop()]
+        if tail:
+            parts.append(tail)
+    return "".join(parts)
 
 
 def template_lines(lines: Sequence[str], units: Iterable[Unit]) -> list[bool]:
@@ -419,35 +457,3 @@ def _line_run(norm: Sequence[str], taken: Sequence[bool], text: str) -> range | 
             if not text.startswith(joined + " "):
                 break
     return None
-
-
-def _tag(el: etree._Element) -> str | None:
-    """Lower-case local tag name; ``None`` for comments and processing instructions."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return None
-    if tag.startswith("{"):
-        tag = tag.rpartition("}")[2]
-    return tag.lower()
-
-
-def _text_of(el: etree._Element) -> str:
-    """Reader-visible text of a subtree: skips script/style, ``<br>`` reads as a space."""
-    parts: list[str] = [el.text or ""]
-    stack: list[etree._Element | str] = list(reversed(el))
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-            continue
-        if item.tail:
-            stack.append(item.tail)
-        tag = _tag(item)
-        if tag is None or tag in SKIPPED_TAGS:
-            continue
-        if tag == "br":
-            parts.append(" ")
-        if item.text:
-            parts.append(item.text)
-        stack.extend(reversed(item))
-    return "".join(parts)

@@ -195,7 +195,7 @@ def build_page_report(
     # Template units, matched as extract_document matched them (the tree is unchanged).
     units: list[Unit] = []
     if learner is not None and doc.url and opts.templates:
-        units = learner.match_templates(article.site, page_units(doc.root, learner.template_params))
+        units = learner.match_templates(article.site, page_units(doc, learner.template_params))
     index_of = {el: i for i, el in enumerate(doc.nodes)}
     template_tops = sorted(index_of[u.element] for u in units if u.element in index_of)
     template_set = set(template_tops)
