@@ -14,7 +14,7 @@ matches a site template. Fates, in the order the pipeline applies its steps:
 
 * ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
-  the block SVM or text correlativity, did not select it);
+  the block SVM or text correlativity, did not select it, or it is a copyright line);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
@@ -44,6 +44,7 @@ import lxml.etree as etree
 from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
+from ..methods.copyright import is_copyright_line
 from ..methods.linestats import keep_limit, line_hash, normalise_line
 from ..methods.template import Unit, page_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -205,7 +206,14 @@ def build_page_report(
     extraction = create_method(opts.method, opts.method_params).extract(doc)
     method_lines = extraction.lines
     is_template = template_lines(method_lines, units)
-    out_lines = [line for line, t in zip(method_lines, is_template, strict=True) if not t]
+    is_copyright = [
+        not t and is_copyright_line(line) for line, t in zip(method_lines, is_template, strict=True)
+    ]
+    out_lines = [
+        line
+        for line, t, c in zip(method_lines, is_template, is_copyright, strict=True)
+        if not (t or c)
+    ]
     final_lines = article.text.split("\n") if article.text else []
     removed_by_stats = _subsequence_gaps(out_lines, final_lines)
     if removed_by_stats is None:
@@ -215,8 +223,11 @@ def build_page_report(
         removed_by_stats = [False] * len(out_lines)
     line_status: list[str] = []
     after = iter(removed_by_stats)
-    for t in is_template:
-        line_status.append("template" if t else ("linestats" if next(after) else "kept"))
+    for t, c in zip(is_template, is_copyright, strict=True):
+        if t or c:
+            line_status.append("template" if t else "copyright")
+        else:
+            line_status.append("linestats" if next(after) else "kept")
 
     # Rendered lines of the page, each owned by its innermost block element.
     n = len(doc.nodes)
@@ -286,6 +297,8 @@ def build_page_report(
         text = "\n".join(page_lines[p] for p in positions)
         if fate == "template":
             decider = _TEMPLATE_DECIDER.format(tag=el.tag, site=article.site)
+        elif fate == "method" and "copyright" in states:
+            decider = "a copyright line: dropped from every method's output"
         else:
             decider = _decider(
                 fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
@@ -342,6 +355,7 @@ _STATUS_FATE = {
     "kept": "kept",
     "linestats": "linestats",
     "template": "template",
+    "copyright": "method",
     "dropped": "method",
 }
 _TEMPLATE_DECIDER = (

@@ -1,0 +1,45 @@
+"""Copyright lines: dropped from every method's output.
+
+A footer's "© 2012 CBS Interactive Inc. All Rights Reserved." is often a short paragraph
+right after the story, inside the same container, so a block method that keeps the story
+keeps it too, and a site's line statistics only catch it once the site has been crawled
+for a while (the year and owner vary between sites, and some sites between pages). Users
+ask for article text without copyright lines, so this is a rule, not a feature.
+
+A line is a copyright line when it is short (at most :data:`MAX_CHARS` characters) and
+starts with ``©``, ``(c) YEAR`` or ``Copyright [©] YEAR``, or says "all rights reserved" (or its
+Chinese, German, French, Spanish or Italian form) anywhere. Measured on development pages
+(150 per dataset, block SVM, F1 before -> after): cleaneval 0.8561 -> 0.8592, dragnet
+0.8923 -> 0.8938, utomo 0.9524 -> 0.9530, wcxb 0.9200 -> 0.9201, l3s-gn1 0.9140 ->
+0.9135 (its truth counts a copyright notice as "supplemental" content: 13 of the 25 lines
+the rule removed there), google-trends 0.7783 -> 0.7775 (one line). Checked on held-out
+pages afterwards (150 per dataset): cleaneval +0.0009, dragnet +0.0003, utomo +0.0004,
+wcxb and google-trends +0.0000, l3s-gn1 -0.0027 (its labels again). So the F1 effect is
+nil on average; the rule is here because the product promises text without copyright
+lines, and the datasets disagree about whether they are content.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["MAX_CHARS", "is_copyright_line", "without_copyright"]
+
+#: longer lines are prose that mentions copyright, not a notice
+MAX_CHARS = 400
+
+_NOTICE = re.compile(
+    r"^\s*(?:©|\(c\)\s*\d|copyright\s*(?:©|\(c\))?\s*\d{4})"
+    r"|all rights reserved|版权所有|版權所有|alle rechte vorbehalten|tous droits réservés"
+    r"|todos los derechos reservados|tutti i diritti riservati",
+    re.IGNORECASE,
+)
+
+
+def is_copyright_line(line: str) -> bool:
+    return len(line) <= MAX_CHARS and _NOTICE.search(line) is not None
+
+
+def without_copyright(lines: Sequence[str]) -> list[str]:
+    return [line for line in lines if not is_copyright_line(line)]

@@ -1,0 +1,59 @@
+"""Copyright lines are dropped from the output; prose about copyright is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.methods.copyright import is_copyright_line, without_copyright
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "© 2012 CBS Interactive Inc. All Rights Reserved.",
+        "(c) 2019 Example Media",
+        "Copyright 2024 Daily News",
+        "Copyright © 2008 The Associated Press",
+        "XML Sitemap / Site Terms of Service / Powered by MediaTemple. All rights reserved.",
+        "版权所有 © 新闻网",
+        "© Verlag GmbH – Alle Rechte vorbehalten",
+    ],
+)
+def test_notices_are_copyright_lines(line: str) -> None:
+    assert is_copyright_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Copyright law protects the expression of an idea, not the idea itself.",
+        "The court said the (c) clause of the contract did not apply.",
+        "Storm hits the coast; thousands of homes were left without power.",
+        # a long paragraph that quotes a notice is prose
+        "He read the small print aloud: all rights reserved. " + "Then he laughed. " * 30,
+    ],
+)
+def test_prose_is_not(line: str) -> None:
+    assert not is_copyright_line(line)
+
+
+def test_without_copyright_keeps_order_and_other_lines() -> None:
+    lines = ["Headline", "Body text.", "© 2024 Daily. All rights reserved.", "More body."]
+    assert without_copyright(lines) == ["Headline", "Body text.", "More body."]
+
+
+def test_the_denoiser_drops_a_notice_inside_the_article_container() -> None:
+    paragraph = (
+        "The council voted on Monday to extend the tram line to the harbour, a project that "
+        "residents have asked for since the old ferry stopped running ten years ago. "
+    )
+    page = (
+        "<html><body><article><h1>Tram line extended</h1>"
+        + f"<p>{paragraph * 3}</p><p>{paragraph * 2}</p>"
+        + "<p>© 2024 Harbour Gazette Ltd. All rights reserved.</p></article></body></html>"
+    )
+    with Denoiser(store=False) as denoiser:
+        text = denoiser.extract(page, "https://gazette.example/2024/tram.html").text
+    assert "The council voted on Monday" in text
+    assert "All rights reserved" not in text
