@@ -57,6 +57,7 @@ reports what changed, and :mod:`scrapy_denoise.learning` moves that to and from 
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -191,7 +192,7 @@ def similar(a: str, b: str, params: TemplateParams) -> bool:
 class TemplateIndex:
     """Entries searchable by exact (tag, text), then by edit distance within length buckets."""
 
-    __slots__ = ("_buckets", "_exact", "_params", "entries")
+    __slots__ = ("_buckets", "_exact", "_lengths", "_params", "entries")
 
     def __init__(self, params: TemplateParams, entries: Iterable[Entry] = ()) -> None:
         self._params = params
@@ -199,6 +200,9 @@ class TemplateIndex:
         self._exact: dict[tuple[str, str], int] = {}
         # (tag, length) -> (entry indexes, their texts); parallel lists for rapidfuzz
         self._buckets: dict[tuple[str, int], tuple[list[int], list[str]]] = {}
+        # tag -> the lengths that have a bucket, sorted: a long text may be within reach of
+        # a hundred lengths, and looking each one up cost more than the edit distances
+        self._lengths: dict[str, list[int]] = {}
         for entry in entries:
             self.add(entry)
 
@@ -209,9 +213,13 @@ class TemplateIndex:
         index = len(self.entries)
         self.entries.append(entry)
         self._exact.setdefault((entry.tag, entry.text), index)
-        ids, texts = self._buckets.setdefault((entry.tag, len(entry.text)), ([], []))
-        ids.append(index)
-        texts.append(entry.text)
+        key = (entry.tag, len(entry.text))
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = ([], [])
+            insort(self._lengths.setdefault(entry.tag, []), key[1])
+        bucket[0].append(index)
+        bucket[1].append(entry.text)
         return index
 
     def find(self, tag: str, text: str) -> int | None:
@@ -219,20 +227,26 @@ class TemplateIndex:
         hit = self._exact.get((tag, text))
         if hit is not None:
             return hit
+        lengths = self._lengths.get(tag)
+        if not lengths:
+            return None
         n = len(text)
         params = self._params
         reach = params.allowed_distance(n)
+        if not reach:
+            return None  # short texts must be equal, and the exact lookup missed
         best: int | None = None
         best_distance = reach + 1
         # A longer candidate is bounded by allowed(n), a shorter one by allowed(m) <=
         # allowed(n): lengths outside n +- allowed(n) can never be within distance.
-        for m in range(max(0, n - reach), n + reach + 1):
-            bucket = self._buckets.get((tag, m))
-            if bucket is None:
-                continue
+        for k in range(bisect_left(lengths, n - reach), len(lengths)):
+            m = lengths[k]
+            if m > n + reach:
+                break
             cutoff = params.allowed_distance(min(n, m))
             if abs(n - m) > cutoff:
                 continue
+            bucket = self._buckets[(tag, m)]
             ids, texts = bucket
             found = process.extractOne(
                 text, texts, scorer=Levenshtein.distance, score_cutoff=cutoff
