@@ -121,7 +121,13 @@ def _bench_sites(args: argparse.Namespace) -> int:
         zips=zips,
         progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
     )
-    heading = "## Site learning on whole sites (templates, line statistics)\n\n"
+    # One section per method, so the default's table and a DOM method's (where single-page
+    # extraction leaves more boilerplate for learning to remove) stand side by side.
+    section = "sites" if args.method == "default" else f"sites-{args.method}"
+    heading = "## Site learning on whole sites (templates, line statistics)"
+    if args.method != "default":
+        heading += f", method {args.method}"
+    heading += "\n\n"
     print(heading + body)
     if args.out:
         command = "scrapy-denoise bench sites"
@@ -130,7 +136,7 @@ def _bench_sites(args: argparse.Namespace) -> int:
         command += "".join(f" --zip {spec}" for spec in args.zip or ())
         if args.method != "default":
             command += f" --method {args.method}"
-        write_section(Path(args.out), "sites", heading + body, command=command)
+        write_section(Path(args.out), section, heading + body, command=command)
     return 0
 
 

@@ -91,7 +91,7 @@ class Denoiser:
     # -- page filter ------------------------------------------------------------------
 
     def classify(
-        self, body: bytes | str, url: str = "", headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None = "", headers: dict[str, str] | None = None
     ) -> PageVerdict:
         """Is this page an article or a noise page (index, list, tag, search, form, ...)?"""
         return self.classify_document(self.load(body, url, headers))
@@ -124,14 +124,15 @@ class Denoiser:
     # -- extraction -------------------------------------------------------------------
 
     def load(
-        self, body: bytes | str, url: str = "", headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None = "", headers: dict[str, str] | None = None
     ) -> Document:
-        return load_document(body, url, headers, max_bytes=self.options.max_bytes)
+        # None is what a dataset or a caller without a URL passes; the page then has no site.
+        return load_document(body, url or "", headers, max_bytes=self.options.max_bytes)
 
     def extract(
         self,
         body: bytes | str,
-        url: str = "",
+        url: str | None = "",
         headers: dict[str, str] | None = None,
         *,
         learn: bool = True,

@@ -33,6 +33,15 @@ def test_extract_returns_article_text_and_metadata() -> None:
     assert art.published is not None and art.published.year == 2024
 
 
+def test_a_page_without_url_is_extracted_and_classified() -> None:
+    # Datasets and callers without a URL pass None; the page then belongs to no site.
+    with Denoiser() as d:
+        art = d.extract(ARTICLE, None)
+        verdict = d.classify(ARTICLE, None)
+    assert "powerful storm hit the coast" in art.text
+    assert not verdict.is_noise
+
+
 def test_changing_index_page_is_noise_after_repeated_visits() -> None:
     rules = PageRules(
         url_patterns=(), min_text_chars=None, max_link_text_ratio=None, shallow_url_depth=None
