@@ -165,6 +165,38 @@ def _bench_pages(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_blocks(args: argparse.Namespace) -> int:
+    from .evaluation.datasets import shared_data_dir
+    from .evaluation.report_file import write_section
+    from .models.ablation import ablation, format_ablation
+    from .models.train_blocks import EXCLUDED_DATASETS, TRAIN_DATASETS
+
+    data = shared_data_dir()
+    if data is None:
+        raise SystemExit("bench blocks needs the shared data folder (DENOISE_SHARED_DATA)")
+    held_out = [name for name in EXCLUDED_DATASETS if name != "gne-tests"]  # gne has no truth
+    datasets = args.dataset or [*TRAIN_DATASETS, *held_out]
+    rows = ablation(
+        data,
+        eval_datasets=datasets,
+        limit=args.limit,
+        progress=(lambda line: None)
+        if args.quiet
+        else (lambda line: print(line, file=sys.stderr, flush=True)),
+    )
+    limited = f", first {args.limit} per dataset" if args.limit else ""
+    heading = (
+        "## Block classifier: feature-group ablation (trained on dev pages, "
+        f"F1 on holdout pages{limited})\n\n"
+    )
+    body = heading + format_ablation(rows)
+    print(body)
+    if args.out:
+        command = "scrapy-denoise bench blocks" + (f" --limit {args.limit}" if args.limit else "")
+        write_section(Path(args.out), "blocks", body, command=command)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .evaluation.benchmark import extraction_benchmark
     from .evaluation.report_file import write_section
@@ -177,6 +209,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return _bench_perf(args)
     if args.section == "pages":
         return _bench_pages(args)
+    if args.section == "blocks":
+        return _bench_blocks(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -386,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf", "pages"))
+    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf", "pages", "blocks"))
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")

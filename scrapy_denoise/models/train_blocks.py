@@ -170,9 +170,11 @@ def collect(
     data_dir: str | Path,
     *,
     datasets: Iterable[str] = TRAIN_DATASETS,
+    limit: int | None = None,
     progress: Progress = print,
 ) -> list[PageExamples]:
-    """Examples of every *dev* page with a non-empty truth of ``datasets``."""
+    """Examples of every *dev* page with a non-empty truth of ``datasets`` (the first
+    ``limit`` dev pages of each, when given)."""
     from ..evaluation.datasets import iter_pages
 
     out: list[PageExamples] = []
@@ -182,7 +184,7 @@ def collect(
         path = Path(data_dir) / "extraction" / f"{name}.zip"
         start = time.process_time()
         count = 0
-        for page in iter_pages(path, split="dev"):
+        for page in iter_pages(path, split="dev", limit=limit):
             if not (page.text or "").strip():
                 continue
             out.append(

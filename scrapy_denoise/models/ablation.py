@@ -1,0 +1,212 @@
+"""Feature-group ablation of the block classifier: which features earn their place.
+
+The paper's block SVM reads five ratios (R1-R5). The shipped model reads more (text shape,
+position, tag kind, class/id words, the parent block, the neighbours, the page) and adds a
+second, context stage. Each addition has to show that it helps on pages the model never
+saw, so this module trains one model per variant on exactly the shipped model's training
+pages (the *dev* split of :data:`~.train_blocks.TRAIN_DATASETS`) with the shipped recipe
+(:func:`~.train_blocks.fit_model`), and scores every variant on the *holdout* pages of
+every dataset with truth, through the real extraction path (:class:`~scrapy_denoise.Denoiser`
+with the variant's model file, no store), all variants on the same decoded pages.
+
+Variants:
+
+* ``paper R1-R5, one stage``: the paper's model (its five features, no context stage);
+* ``all features, one stage``: every feature, no context stage;
+* ``all features + context`` (the shipped configuration);
+* ``without <group>``: the shipped configuration less one feature group.
+
+A group earns its place when removing it lowers the mean F1 over the held-out datasets;
+the table prints the change of every variant against the shipped configuration.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..methods.blocks import FEATURE_NAMES
+from .train_blocks import DEFAULT_THRESHOLD, PageExamples, _fit_svm, _sample, collect, fit_model
+
+__all__ = ["FEATURE_GROUPS", "AblationRow", "Variant", "ablation", "format_ablation", "variants"]
+
+Progress = Callable[[str], Any]
+
+
+def _named(prefixes: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(name for name in FEATURE_NAMES if name.startswith(prefixes))
+
+
+#: The feature groups of :data:`~scrapy_denoise.methods.blocks.FEATURE_NAMES`, as its
+#: comments group them; every feature is in exactly one group (a test checks it).
+FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
+    "paper R1-R5": ("r1", "r2", "r3", "r4", "r5"),
+    "text shape": (
+        "log_len", "log_tokens", "own_share", "punct_density", "sentence_density",
+        "comma_density", "log_links",
+    ),
+    "position and depth": (
+        "pos_start", "pos_end", "depth_rel", "log_depth", "log_subtree_len", "subtree_share",
+        "subtree_link_density",
+    ),
+    "tag kind": _named(("tag_",)),
+    "class/id words": _named(("cls_", "anc_")),
+    "parent block": _named(("parent_",)),
+    "neighbours": _named(("prev_", "next_", "win_")),
+    "page": ("page_log_len", "page_link_density"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    features: tuple[str, ...]
+    context: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AblationRow:
+    variant: Variant
+    #: dataset -> F1 on its holdout pages
+    f1: Mapping[str, float | None]
+    support_vectors: int
+
+    @property
+    def mean_f1(self) -> float:
+        values = [v for v in self.f1.values() if v is not None]
+        return sum(values) / len(values) if values else 0.0
+
+
+SHIPPED = "all features + context (shipped)"
+
+
+def variants(groups: Mapping[str, tuple[str, ...]] = FEATURE_GROUPS) -> list[Variant]:
+    everything = tuple(name for names in groups.values() for name in names)
+    out = [
+        Variant("paper R1-R5, one stage", groups["paper R1-R5"], context=False),
+        Variant("all features, one stage", everything, context=False),
+        Variant(SHIPPED, everything, context=True),
+    ]
+    for group, names in groups.items():
+        if group == "paper R1-R5":
+            continue
+        kept = tuple(name for name in everything if name not in names)
+        out.append(Variant(f"without {group}", kept, context=True))
+    return out
+
+
+def _fit_variant(
+    pages: list[PageExamples],
+    variant: Variant,
+    *,
+    per_class: int,
+    folds: int,
+    seed: int,
+    progress: Progress,
+) -> tuple[Any, int]:
+    import numpy as np
+
+    if variant.context:
+        model, report = fit_model(
+            pages, features=variant.features, per_class=per_class, folds=folds, seed=seed,
+            progress=progress,
+        )  # fmt: skip
+        return model, int(report["block_svm"]["support_vectors"]) + int(
+            report["context_svm"]["support_vectors"]
+        )
+    columns = [FEATURE_NAMES.index(name) for name in variant.features]
+    matrices = [page.features[:, columns] for page in pages]
+    x, y = _sample(matrices, pages, per_class, np.random.default_rng(seed))
+    from .train_blocks import GRID_C, GRID_GAMMA
+
+    grid = {"C": GRID_C, "gamma": [g / len(columns) for g in GRID_GAMMA]}
+    model, report = _fit_svm(
+        x, y, list(variant.features), grid=grid, search_per_class=min(600, per_class),
+        folds=folds, seed=seed, progress=progress, what=variant.name,
+    )  # fmt: skip
+    return model, int(report["support_vectors"])
+
+
+def ablation(
+    data_dir: str | Path,
+    *,
+    eval_datasets: Iterable[str],
+    chosen: Iterable[Variant] | None = None,
+    per_class: int = 2000,
+    folds: int = 10,
+    seed: int = 0,
+    limit: int | None = None,
+    train_datasets: Iterable[str] | None = None,
+    progress: Progress = print,
+) -> list[AblationRow]:
+    """Train every variant on the dev pages and score it on the holdout pages (module doc).
+
+    ``limit`` caps the pages read per dataset on both sides (for quick runs and tests).
+    """
+    from .. import DenoiseOptions, Denoiser
+    from ..evaluation.datasets import iter_pages
+    from ..evaluation.runner import evaluate
+
+    kwargs: dict[str, Any] = {} if train_datasets is None else {"datasets": tuple(train_datasets)}
+    pages = collect(data_dir, progress=progress, limit=limit, **kwargs)
+    chosen = list(chosen) if chosen is not None else variants()
+    extractors: dict[str, Callable[[str, str | None], str]] = {}
+    sizes: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="denoise-ablation-") as tmp:
+        for k, variant in enumerate(chosen):
+            model, sizes[variant.name] = _fit_variant(
+                pages, variant, per_class=per_class, folds=folds, seed=seed, progress=progress
+            )
+            if variant.context:
+                model.metadata["threshold"] = DEFAULT_THRESHOLD
+            path = Path(tmp) / f"variant-{k}.json"
+            model.save(path)
+            params: dict[str, object] = {"model_path": str(path), "context": variant.context}
+            if not variant.context:
+                params["threshold"] = 0.0
+            options = DenoiseOptions(method="block_svm", method_params={"block_svm": params})
+            denoiser = Denoiser(store=False, options=options)
+            extractors[variant.name] = _extractor(denoiser)
+            progress(f"trained {k + 1}/{len(chosen)}: {variant.name}")
+        f1: dict[str, dict[str, float | None]] = {v.name: {} for v in chosen}
+        for name in eval_datasets:
+            path = Path(data_dir) / "extraction" / f"{name}.zip"
+            results = evaluate(iter_pages(path, split="holdout", limit=limit), extractors)
+            for variant_name, result in results.items():
+                f1[variant_name][name] = result.f1
+            progress(f"scored {name}")
+    return [AblationRow(v, f1[v.name], sizes[v.name]) for v in chosen]
+
+
+def _extractor(denoiser: Any) -> Callable[[str, str | None], str]:
+    def extract(html: str, url: str | None) -> str:
+        return str(denoiser.extract(html, url).text)
+
+    return extract
+
+
+def format_ablation(rows: list[AblationRow]) -> str:
+    """Markdown table: F1 per held-out dataset, mean, and the change against the shipped
+    configuration (negative: the variant is worse, so what it lacks earns its place)."""
+    datasets = sorted({name for row in rows for name in row.f1})
+    reference = next((row.mean_f1 for row in rows if row.variant.name == SHIPPED), None)
+    head = ["variant", "features", "support vectors", *datasets, "mean F1", "vs shipped"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for row in rows:
+        cells = [
+            row.variant.name,
+            str(len(row.variant.features)),
+            str(row.support_vectors),
+            *(_fmt(row.f1.get(name)) for name in datasets),
+            f"{row.mean_f1:.3f}",
+            "" if reference is None else f"{row.mean_f1 - reference:+.3f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
