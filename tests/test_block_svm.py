@@ -13,6 +13,7 @@ from scrapy_denoise.methods import block_svm
 from scrapy_denoise.methods.base import render_pieces, text_pieces
 from scrapy_denoise.methods.block_svm import (
     DEFAULT_MODEL_PATH,
+    BlockEnsembleMethod,
     BlockSvmMethod,
     _drop_comment_threads,
     select_rows,
@@ -294,3 +295,47 @@ def test_scores_in_row_chunks_equal_scores_in_one_piece(monkeypatch: pytest.Monk
     # float32 products of a different row count round differently (1.6e-4 measured); a
     # chunk written to the wrong rows would be off by whole margins
     np.testing.assert_allclose(BlockSvmMethod().scores(blocks), whole, rtol=0, atol=1e-3)
+
+
+def test_ensemble_with_svm_weight_one_is_the_svm_margin_around_its_threshold() -> None:
+    blocks = compute_blocks(load_document(ARTICLE_PAGE))
+    svm = BlockSvmMethod().scores(blocks)
+    threshold = block_svm.load_model().threshold
+    ensemble = BlockEnsembleMethod(svm_weight=1.0).scores(blocks)
+    # logit(sigmoid(2 (m - t))) = 2 (m - t): the SVM alone keeps the same blocks
+    np.testing.assert_allclose(ensemble, 2.0 * (svm - threshold), atol=1e-6)
+
+
+def test_ensemble_averages_svm_and_trees() -> None:
+    blocks = compute_blocks(load_document(ARTICLE_PAGE))
+    svm_only = BlockEnsembleMethod(svm_weight=1.0).scores(blocks)
+    trees_only = BlockEnsembleMethod(svm_weight=0.0).scores(blocks)
+    both = BlockEnsembleMethod().scores(blocks)
+
+    def p(x: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-x))
+
+    np.testing.assert_allclose(p(both), 0.5 * p(svm_only) + 0.5 * p(trees_only), atol=1e-9)
+    assert not np.allclose(svm_only, trees_only)
+
+
+def test_shipped_ensemble_keeps_the_story_and_drops_chrome_and_comments() -> None:
+    result = BlockEnsembleMethod().extract(load_document(ARTICLE_PAGE))
+    for phrase in ("waves carried rocks", "inspect the sea wall", "since the winter of 1990"):
+        assert phrase in result.text
+    for noise in ("Culture and arts", "Ferry cancelled", "Copyright 2024", "Privacy"):
+        assert noise not in result.text
+    text = BlockEnsembleMethod().extract(load_document(_page_with_comments(_STORY))).text
+    assert all(paragraph[:40] in text for paragraph in _STORY)
+    assert not any(comment[:40] in text for comment in _COMMENTS)
+
+
+def test_ensemble_on_a_model_without_trees_says_how_to_fix_it(tmp_path: Path) -> None:
+    data = SvmModel.load(DEFAULT_MODEL_PATH)
+    data.metadata.pop("boosted", None)
+    data.save(tmp_path / "svm-only.json")
+    blocks = compute_blocks(load_document(ARTICLE_PAGE))
+    with pytest.raises(ValueError, match="no boosted trees"):
+        BlockEnsembleMethod(tmp_path / "svm-only.json").scores(blocks)
+    with pytest.raises(ValueError, match="svm_weight"):
+        BlockEnsembleMethod(svm_weight=1.5)

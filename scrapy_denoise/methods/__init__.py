@@ -16,6 +16,7 @@ __all__ = ["METHODS", "Extraction", "Method", "UnknownMethodError", "create_meth
 
 #: public name -> "module:Class"; ``default`` is the measured best chain (BENCHMARKS.md)
 METHODS: dict[str, str] = {
+    "block_ensemble": "block_svm:BlockEnsembleMethod",
     "block_svm": "block_svm:BlockSvmMethod",
     "punctuation": "punctuation:PunctuationMethod",
     "correlativity": "correlativity:CorrelativityMethod",

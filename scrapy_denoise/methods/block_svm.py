@@ -37,11 +37,14 @@ import numpy.typing as npt
 
 from ..document import Document
 from ..models.svm import SvmModel
+from ..models.trees import TreeEnsemble
 from .base import Extraction
 from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks, context_features
 
 __all__ = [
     "DEFAULT_MODEL_PATH",
+    "BlockEnsembleMethod",
+    "Boosted",
     "BlockSvmMethod",
     "LoadedModel",
     "load_model",
@@ -106,8 +109,19 @@ class _Rbf:
 
 
 @dataclass(frozen=True, slots=True)
+class Boosted:
+    """The model file's boosted-tree stages (block, context) and the columns each reads."""
+
+    first: TreeEnsemble
+    columns: IntArray
+    context: TreeEnsemble
+    context_columns: IntArray
+
+
+@dataclass(frozen=True, slots=True)
 class LoadedModel:
-    """A block model ready to score: the SVM(s) and the feature columns each reads."""
+    """A block model ready to score: the SVM(s), the boosted trees when the file has them,
+    and the feature columns each reads."""
 
     model: _Rbf
     columns: IntArray
@@ -115,9 +129,10 @@ class LoadedModel:
     context_columns: IntArray | None
     #: margin above which a block is kept (stored by the trainer, 0 by default)
     threshold: float
+    boosted: Boosted | None = None
 
 
-def _columns(model: SvmModel, names: tuple[str, ...], what: str) -> IntArray:
+def _columns(model: SvmModel | TreeEnsemble, names: tuple[str, ...], what: str) -> IntArray:
     missing = [name for name in model.feature_names if name not in names]
     if missing:
         raise ValueError(f"{what} uses features this version does not compute: {missing}")
@@ -134,8 +149,24 @@ def _load(path: str) -> LoadedModel:
         _columns(context, CONTEXT_NAMES, f"{path} (context model)") if context else None
     )
     threshold = float(model.metadata.get("threshold", 0.0))
+    trees: Any = model.metadata.get("boosted")
+    boosted = None
+    if trees:
+        first = TreeEnsemble.from_dict(trees["first"])
+        second = TreeEnsemble.from_dict(trees["context"])
+        boosted = Boosted(
+            first,
+            _columns(first, FEATURE_NAMES, f"{path} (boosted trees)"),
+            second,
+            _columns(second, CONTEXT_NAMES, f"{path} (boosted context trees)"),
+        )
     return LoadedModel(
-        _Rbf(model), columns, _Rbf(context) if context else None, context_columns, threshold
+        _Rbf(model),
+        columns,
+        _Rbf(context) if context else None,
+        context_columns,
+        threshold,
+        boosted,
     )
 
 
@@ -198,10 +229,13 @@ class BlockSvmMethod:
             first = loaded.model.decision(blocks.features, loaded.columns)
             if not self.context or loaded.context is None or loaded.context_columns is None:
                 return first
-            ctx = context_features(
-                first, blocks.features, blocks.parent_unit, blocks.text_units, blocks.own_len
-            )
-            return loaded.context.decision(ctx, loaded.context_columns)
+            return loaded.context.decision(self._context(first, blocks), loaded.context_columns)
+
+    @staticmethod
+    def _context(margins: npt.NDArray[np.float64], blocks: Blocks) -> npt.NDArray[np.float64]:
+        return context_features(
+            margins, blocks.features, blocks.parent_unit, blocks.text_units, blocks.own_len
+        )
 
     def select(self, scores: npt.NDArray[np.float64]) -> list[int]:
         """Rows to keep, given the margins in reading order (smoothing and fallback)."""
@@ -221,6 +255,66 @@ class BlockSvmMethod:
             kept=[blocks.node(r) for r in rows],
             scores={blocks.node(r): float(s) for r, s in enumerate(scores)},
         )
+
+
+class BlockEnsembleMethod(BlockSvmMethod):
+    """The block SVM and boosted trees over the same blocks, features and context stage,
+    their probabilities averaged; the default extraction method.
+
+    The two learners fail differently. The SVM, fitted on a balanced sample of a few
+    thousand blocks, generalises to unseen sites but keeps sidebars and comment threads
+    that read like prose; the trees, fitted on every labelled block, separate those far
+    better on sites like their training data and worse on unseen ones (held-out
+    google-trends: 0.806 SVM, 0.762 trees). The average keeps most of both (held-out pages,
+    BENCHMARKS.md). A block is kept when the averaged probability exceeds one half; the SVM
+    margin counts as the probability ``1 / (1 + exp(-2 (margin - threshold)))`` around the
+    threshold stored with it, the trees' log-odds as the logistic of them. The score of a
+    block is the log-odds of the average, so smoothing (``smooth_margin`` 0.2, about 0.05 in
+    probability) and the report read it like any margin.
+    """
+
+    name = "block_ensemble"
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        threshold: float = 0.0,
+        smooth_margin: float = 0.2,
+        fallback: bool = False,
+        svm_weight: float = 0.5,
+    ) -> None:
+        super().__init__(
+            model_path, threshold=threshold, smooth_margin=smooth_margin, fallback=fallback
+        )
+        if not 0.0 <= svm_weight <= 1.0:
+            raise ValueError(f"svm_weight must be within [0, 1], got {svm_weight}")
+        self.svm_weight = float(svm_weight)
+
+    def scores(self, blocks: Blocks) -> npt.NDArray[np.float64]:
+        if not blocks.text_units:
+            return np.zeros(0)
+        loaded = load_model(self.model_path)
+        trees = loaded.boosted
+        if trees is None:
+            raise ValueError(
+                f"{self.model_path or DEFAULT_MODEL_PATH} has no boosted trees; "
+                "retrain it with `scrapy-denoise train blocks` or use method block_svm"
+            )
+        svm = super().scores(blocks)
+        with one_blas_thread():
+            first = trees.first.decision(blocks.features[:, trees.columns])
+            # halved log-odds: context_features squashes with 1 / (1 + exp(-2 s))
+            ctx = self._context(first / 2.0, blocks)
+            boosted = trees.context.decision(ctx[:, trees.context_columns])
+        p = self.svm_weight * _sigmoid(2.0 * (svm - loaded.threshold))
+        p += (1.0 - self.svm_weight) * _sigmoid(boosted)
+        p = np.clip(p, 1e-9, 1.0 - 1e-9)
+        return np.asarray(np.log(p / (1.0 - p)), dtype=np.float64)
+
+
+def _sigmoid(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))), dtype=np.float64)
 
 
 #: kept characters outside comment containers above which comment containers are dropped
