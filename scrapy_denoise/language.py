@@ -59,7 +59,6 @@ _MIN_VOTES = 10.0
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _LANG_TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*$")
-_WS = re.compile(r"\s+")
 _SENTENCE_MARK = re.compile(r"[.,;:!?。，、；：！？،؛؟]")
 
 # Script of each language we can name from statistics; used to check declared languages too.
@@ -214,7 +213,18 @@ def _body_sample(doc: Document) -> str:
                     size += len(text)
             if size >= limit:
                 break
-    return _WS.sub(" ", "".join(parts))[:_SAMPLE_CHARS]
+    return _collapse_spaces("".join(parts))[:_SAMPLE_CHARS]
+
+
+def _collapse_spaces(text: str) -> str:
+    r"""``re.sub(r"\s+", " ", text)``: ``str.split`` and ``\s`` agree on every code point,
+    and splitting is a third of the regex's cost, which was a quarter of detecting a page's
+    language. The split drops the outer whitespace that the substitution keeps as one space.
+    """
+    core = " ".join(text.split())
+    if not core:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + core + (" " if text[-1].isspace() else "")
 
 
 def _declared(doc: Document) -> list[str]:
