@@ -531,27 +531,37 @@ def _text_shape(texts: list[str]) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Tokens (:data:`_TOKEN`), punctuation marks (:data:`_PUNCT`) and sentence ends
     (:data:`_SENTENCE_END`) of each text.
 
-    The regex counts built a str per token and were a fifth of the features' cost; ASCII
-    text (most blocks) is counted on bytes instead, with the same result: a token there is
-    a run of word characters (no CJK), found as a space followed by a word byte once every
-    byte is mapped to one of the two. Sentence ends are punctuation marks, so a text
+    The regex counts built a str per token and were a fifth of the features' cost, so ASCII
+    is counted on bytes instead, with the same result: a token there is a run of word
+    characters (no CJK), found as a space followed by a word byte once every byte is mapped
+    to one of the two. Neither a token nor a mark spans whitespace, so a text with some
+    non-ASCII (one curly quote is enough) has its ASCII words counted that way too and only
+    its other words go through the regexes. Sentence ends are punctuation marks, so a text
     without any has none and skips that regex.
     """
-    n_tok = np.empty(len(texts))
-    punct = np.empty(len(texts))
-    ends = np.empty(len(texts))
-    for r, text in enumerate(texts):
+    n_tok: list[int] = []
+    punct: list[int] = []
+    ends: list[int] = []
+    for text in texts:
         if text.isascii():
-            raw = text.encode("ascii")
-            tokens = (b" " + raw.translate(_ASCII_WORDS)).count(b" a")
-            marks = len(raw) - len(raw.translate(None, _ASCII_PUNCT))
+            plain = text.encode("ascii")
+            tokens = marks = 0
         else:
-            tokens = len(_TOKEN.findall(text))
-            marks = len(_PUNCT.findall(text))
-        n_tok[r] = tokens
-        punct[r] = marks
-        ends[r] = len(_SENTENCE_END.findall(text)) if marks else 0
-    return n_tok, punct, ends
+            words = text.split()
+            plain = " ".join([w for w in words if w.isascii()]).encode("ascii")
+            other = " ".join([w for w in words if not w.isascii()])
+            tokens = len(_TOKEN.findall(other))
+            marks = len(_PUNCT.findall(other))
+        tokens += (b" " + plain.translate(_ASCII_WORDS)).count(b" a")
+        marks += len(plain) - len(plain.translate(None, _ASCII_PUNCT))
+        n_tok.append(tokens)
+        punct.append(marks)
+        ends.append(len(_SENTENCE_END.findall(text)) if marks else 0)
+    return (
+        np.asarray(n_tok, dtype=np.float64),
+        np.asarray(punct, dtype=np.float64),
+        np.asarray(ends, dtype=np.float64),
+    )
 
 
 def _window_sum(values: FloatArray, radius: int) -> FloatArray:
