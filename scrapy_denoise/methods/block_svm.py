@@ -80,6 +80,7 @@ class _Rbf:
         "scale",
         "sv_sq",
         "sv_t",
+        "zeros",
     )
 
     def __init__(self, model: SvmModel) -> None:
@@ -95,6 +96,9 @@ class _Rbf:
         self.sv_t = np.ascontiguousarray((sv * two_gamma).T if folded else sv.T)
         self.product_scale = None if folded else two_gamma
         self.sv_sq = (self.gamma * (sv * sv).sum(axis=1)).astype(np.float32)
+        # np.minimum against a zero row runs vectorised; against the scalar 0.0 it took 2.5
+        # times as long (numpy 2.4, float32), as long as the exponential itself.
+        self.zeros = np.zeros(len(sv), dtype=np.float32)
         self.dual = model.dual_coef.astype(np.float32)
         self.intercept = model.intercept
         self.scale = model.scale.astype(np.float32)
@@ -119,7 +123,7 @@ class _Rbf:
             k *= self.product_scale
         k -= self.gamma * (z * z).sum(axis=1)[:, None]
         k -= self.sv_sq[None, :]
-        np.minimum(k, 0.0, out=k)
+        np.minimum(k, self.zeros, out=k)
         np.exp(k, out=k)
         return np.asarray(k @ self.dual, dtype=np.float64) + self.intercept
 
