@@ -365,7 +365,7 @@ def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit
     ``.text`` access, which made this walk cost as much as the block classifier.
     """
     params = params or TemplateParams()
-    tags, parent, end = doc.tags, doc.parent, doc.end
+    tags, parent, end, texts = doc.tags, doc.parent, doc.end, doc.texts
     n = len(tags)
     # Reverse document order visits children before parents: a bottom-up pass, no recursion.
     inline_only = [True] * n
@@ -382,7 +382,9 @@ def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit
         if tag in SKIPPED_TAGS:
             i = end[i] + 1
         elif inline_only[i]:
-            text = " ".join(_unit_text(doc, i).split())
+            # most units are leaves (a link, a span): their text is the node's own
+            raw = (texts[i] or "") if end[i] == i else _unit_text(doc, i)
+            text = " ".join(raw.split())
             if params.min_chars <= len(text) <= params.max_chars:
                 units.append(Unit(doc.nodes[i], tag, text))
             i = end[i] + 1
