@@ -27,6 +27,7 @@ to render the kept blocks, so a page is walked a fixed small number of times.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable
@@ -489,19 +490,26 @@ def _features(b: Blocks) -> None:
     hot = tag_cols >= 0
     x[np.flatnonzero(hot), tag_cols[hot]] = 1.0
 
-    # class/id words: own mask per element, inherited mask from every ancestor element
+    # class/id words: own mask per element, inherited mask from every ancestor element.
+    # Only the text units and their ancestors are read (44 % of the nodes of holdout pages):
+    # two attribute reads per node beat an XPath ``[@class or @id]`` by half, and skipping
+    # the rest (links, spans, images inside the units) halves them again.
     n = len(nodes)
+    needed = [False] * n
+    for u in u_arr.tolist():
+        while u >= 0 and not needed[u]:
+            needed[u] = True
+            u = parent[u]
     own_mask = [0] * n
-    # Two attribute reads per node beat an XPath ``[@class or @id]`` over the body by half:
-    # the nodes' proxies exist already, while libxml2 evaluates the predicate node by node.
-    for i, el in enumerate(nodes):
+    anc_mask = [0] * n
+    for i in itertools.compress(range(n), needed):  # pre-order: parents come first
+        el = nodes[i]
         cls, ident = el.get("class"), el.get("id")
         if cls is not None or ident is not None:
             own_mask[i] = _class_mask(f"{cls or ''} {ident or ''}")
-    anc_mask = [0] * n
-    for i in range(1, n):
-        p = parent[i]
-        anc_mask[i] = anc_mask[p] | own_mask[p]
+        if i:
+            p = parent[i]
+            anc_mask[i] = anc_mask[p] | own_mask[p]
     shifts = np.arange(_N_CLASS, dtype=np.int64)
     own_bits = np.asarray([own_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
     anc_bits = np.asarray([anc_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
