@@ -15,6 +15,8 @@ import unicodedata
 from dataclasses import dataclass
 
 import charset_normalizer
+import numpy as np
+import numpy.typing as npt
 
 __all__ = ["Decoded", "decode", "normalise_text"]
 
@@ -70,12 +72,38 @@ _C1 = re.compile("[\x80-\x9f]")
 # encoded with legacy fonts use them; the same word in two forms defeats stop words and
 # line hashes, so they are folded to the base letters (NFKC does exactly that for them).
 _PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefe]+")
-# Every character normalise_text may change, for one pre-scan: most pages have none, and one
-# scan (or none, see below) is a fraction of the four passes the repairs take.
-_SUSPECT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x80-\x9f\ufb50-\ufdff\ufe70-\ufeff\ufffe\uffff]")
-# The same set as bytes, for text that fits in Latin-1 (encoding it is a copy, and
+# Every character normalise_text may change (inclusive code point ranges), for one pre-scan:
+# most pages have none, and one scan (or none, see below) is a fraction of the four passes
+# the repairs take.
+_SUSPECT_RANGES = (
+    (0x00, 0x08),
+    (0x0B, 0x0C),
+    (0x0E, 0x1F),
+    (0x80, 0x9F),
+    (0xFB50, 0xFDFF),
+    (0xFE70, 0xFEFF),
+    (0xFFFE, 0xFFFF),
+)
+# The Latin-1 part as bytes, for text that fits in Latin-1 (encoding it is a copy, and
 # bytes.translate runs at memory speed, several times faster than any regex scan).
-_LATIN1_SUSPECT = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x80, 0xA0)])
+_LATIN1_SUSPECT = bytes(
+    c for low, high in _SUSPECT_RANGES if high < 0x100 for c in range(low, high + 1)
+)
+
+
+def _utf16_suspect() -> npt.NDArray[np.bool_]:
+    """The set as a table over UTF-16 code units, for text beyond Latin-1 (half of real
+    pages: one curly quote is enough). All its members are in the BMP and no surrogate is
+    among them, so a text has one exactly when one of its UTF-16 units is in the table;
+    encoding plus one numpy lookup per unit took half the time of a regex scan for the set
+    (4.4 ns per character on the holdout pages)."""
+    table = np.zeros(0x10000, dtype=np.bool_)
+    for low, high in _SUSPECT_RANGES:
+        table[low : high + 1] = True
+    return table
+
+
+_UTF16_SUSPECT = _utf16_suspect()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +224,8 @@ def normalise_text(text: str) -> str:
     try:
         raw = text.encode("latin-1")
     except UnicodeEncodeError:
-        if _SUSPECT.search(text) is None:
+        units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+        if not _UTF16_SUSPECT.take(units).any():
             return text
     else:
         if len(raw.translate(None, _LATIN1_SUSPECT)) == len(raw):

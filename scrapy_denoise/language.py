@@ -59,7 +59,6 @@ _MIN_VOTES = 10.0
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _LANG_TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*$")
-_WS = re.compile(r"\s+")
 _SENTENCE_MARK = re.compile(r"[.,;:!?。，、；：！？،؛؟]")
 
 # Script of each language we can name from statistics; used to check declared languages too.
@@ -214,7 +213,18 @@ def _body_sample(doc: Document) -> str:
                     size += len(text)
             if size >= limit:
                 break
-    return _WS.sub(" ", "".join(parts))[:_SAMPLE_CHARS]
+    return _collapse_spaces("".join(parts))[:_SAMPLE_CHARS]
+
+
+def _collapse_spaces(text: str) -> str:
+    r"""``re.sub(r"\s+", " ", text)``: ``str.split`` and ``\s`` agree on every code point,
+    and splitting is a third of the regex's cost, which was a quarter of detecting a page's
+    language. The split drops the outer whitespace that the substitution keeps as one space.
+    """
+    core = " ".join(text.split())
+    if not core:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + core + (" " if text[-1].isspace() else "")
 
 
 def _declared(doc: Document) -> list[str]:
@@ -293,13 +303,39 @@ def _latin_votes(text: str) -> dict[str, float]:
     votes = dict.fromkeys(LATIN_VOTE_LANGUAGES, 0.0)
     # Non-stop-words are dropped in C before counting; the Counter keeps first-occurrence
     # order, so the float sums below add up in the same order as over all tokens.
-    stop = filter(owners.__contains__, _TOKEN.findall(text.lower()))
+    stop = filter(owners.__contains__, _tokens(text.lower()))
     for token, count in Counter(stop).items():
         langs = owners[token]
         share = count / len(langs)
         for lang in langs:
             votes[lang] += share
     return {lang: v for lang, v in votes.items() if v > 0}
+
+
+#: Characters that can end a whitespace-separated chunk but never a :data:`_TOKEN` (which
+#: starts and ends with a letter): stripped before testing the chunk with ``str.isalpha``.
+_EDGES = ".,;:!?\"()[]{}'’‘“”«»-–—/*&#%+=<>|0123456789_"
+
+
+def _tokens(text: str) -> list[str]:
+    """``_TOKEN.findall(text)``, a quarter faster on running text.
+
+    A token never spans whitespace, so the text is split there first; a chunk that is all
+    letters once its edges are stripped is one token, and only the rest (digits, inner
+    punctuation, apostrophes inside) go through the regex. The regex alone cost 40 ns per
+    character, most of the stop-word vote that every Latin-script page pays.
+    """
+    out: list[str] = []
+    append = out.append
+    for chunk in text.split():
+        if not chunk.isalpha():
+            chunk = chunk.strip(_EDGES)
+            if not chunk.isalpha():
+                if chunk:
+                    out += _TOKEN.findall(chunk)
+                continue
+        append(chunk)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -354,7 +390,7 @@ def stopword_matcher(lang: str | None) -> Callable[[str], bool]:
 
 def _token_matcher(words: frozenset[str]) -> Callable[[str], bool]:
     def has_stopword(text: str) -> bool:
-        return any(t in words for t in _TOKEN.findall(text.lower()))
+        return any(t in words for t in _tokens(text.lower()))
 
     return has_stopword
 

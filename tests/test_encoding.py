@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import codecs
 
-from scrapy_denoise.encoding import decode, normalise_text
+from scrapy_denoise.encoding import _LATIN1_SUSPECT, _UTF16_SUSPECT, decode, normalise_text
 
 
 def test_bom_wins_over_header_and_meta() -> None:
@@ -48,3 +48,15 @@ def test_normalise_folds_arabic_presentation_forms_only() -> None:
 
 def test_normalise_maps_c1_controls_and_drops_nul() -> None:
     assert normalise_text("a\x96b\x00c") == "a–bc"
+
+
+def test_prescan_tables_match_the_repairs() -> None:
+    """The pre-scan tables hold exactly the characters a repair can change (every BMP code
+    point checked), so skipping the repairs when they find nothing changes no text."""
+    changed = {c for c in range(0x10000) if normalise_text(f"a{chr(c)}b") != f"a{chr(c)}b"}
+    suspect = {c for c in range(0x10000) if _UTF16_SUSPECT[c]}
+    assert changed <= suspect
+    assert {c for c in suspect if c < 0x100} == set(_LATIN1_SUSPECT)
+    # text beyond Latin-1 takes the table path: each range is still found there
+    for c in (0x01, 0x0B, 0x1F, 0x85, 0xFB50, 0xFE70, 0xFEFF, 0xFFFE):
+        assert normalise_text(f"\u2019{chr(c)}") != f"\u2019{chr(c)}"

@@ -25,6 +25,7 @@ to four times the CPU of the product itself.
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -72,14 +73,35 @@ class _Rbf:
     temporary (rows x support vectors) matrices.
     """
 
-    __slots__ = ("dual", "gamma", "intercept", "model", "offset", "scale", "sv_sq", "sv_t")
+    __slots__ = (
+        "dual",
+        "gamma",
+        "intercept",
+        "model",
+        "offset",
+        "product_scale",
+        "scale",
+        "sv_sq",
+        "sv_t",
+        "zeros",
+    )
 
     def __init__(self, model: SvmModel) -> None:
         self.model = model
         sv = model.support_vectors.astype(np.float32)
-        self.sv_t = np.ascontiguousarray(sv.T)
         self.gamma = np.float32(model.gamma)
+        # Scaling by a power of two is exact (normal numbers: no SVM feature is near 1e-38),
+        # so when 2 * gamma is one (the block model's is 2 ** -6) it is folded into the
+        # support vectors and the product comes out scaled, bit for bit: one pass over the
+        # (rows x support vectors) matrix less.
+        two_gamma = np.float32(2.0) * self.gamma
+        folded = math.frexp(float(two_gamma))[0] == 0.5
+        self.sv_t = np.ascontiguousarray((sv * two_gamma).T if folded else sv.T)
+        self.product_scale = None if folded else two_gamma
         self.sv_sq = (self.gamma * (sv * sv).sum(axis=1)).astype(np.float32)
+        # np.minimum against a zero row runs vectorised; against the scalar 0.0 it took 2.5
+        # times as long (numpy 2.4, float32), as long as the exponential itself.
+        self.zeros = np.zeros(len(sv), dtype=np.float32)
         self.dual = model.dual_coef.astype(np.float32)
         self.intercept = model.intercept
         self.scale = model.scale.astype(np.float32)
@@ -100,10 +122,11 @@ class _Rbf:
     def _rbf_rows(self, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         z = x.astype(np.float32) * self.scale + self.offset
         k = z @ self.sv_t
-        k *= 2.0 * self.gamma
+        if self.product_scale is not None:
+            k *= self.product_scale
         k -= self.gamma * (z * z).sum(axis=1)[:, None]
         k -= self.sv_sq[None, :]
-        np.minimum(k, 0.0, out=k)
+        np.minimum(k, self.zeros, out=k)
         np.exp(k, out=k)
         return np.asarray(k @ self.dual, dtype=np.float64) + self.intercept
 

@@ -57,7 +57,7 @@ reports what changed, and :mod:`scrapy_denoise.learning` moves that to and from 
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -190,19 +190,19 @@ def similar(a: str, b: str, params: TemplateParams) -> bool:
 
 
 class TemplateIndex:
-    """Entries searchable by exact (tag, text), then by edit distance within length buckets."""
+    """Entries searchable by exact (tag, text), then by edit distance among the texts of the
+    same tag within reach in length."""
 
-    __slots__ = ("_buckets", "_exact", "_lengths", "_params", "entries")
+    __slots__ = ("_by_tag", "_exact", "_params", "entries")
 
     def __init__(self, params: TemplateParams, entries: Iterable[Entry] = ()) -> None:
         self._params = params
         self.entries: list[Entry] = []
         self._exact: dict[tuple[str, str], int] = {}
-        # (tag, length) -> (entry indexes, their texts); parallel lists for rapidfuzz
-        self._buckets: dict[tuple[str, int], tuple[list[int], list[str]]] = {}
-        # tag -> the lengths that have a bucket, sorted: a long text may be within reach of
-        # a hundred lengths, and looking each one up cost more than the edit distances
-        self._lengths: dict[str, list[int]] = {}
+        # tag -> (text lengths, entry indexes, texts), parallel and sorted by length, then
+        # index: the candidates of a lookup are one slice, scored by rapidfuzz in one call
+        # (one call per length took 440 calls a page, more than the edit distances)
+        self._by_tag: dict[str, tuple[list[int], list[int], list[str]]] = {}
         for entry in entries:
             self.add(entry)
 
@@ -213,13 +213,12 @@ class TemplateIndex:
         index = len(self.entries)
         self.entries.append(entry)
         self._exact.setdefault((entry.tag, entry.text), index)
-        key = (entry.tag, len(entry.text))
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = ([], [])
-            insort(self._lengths.setdefault(entry.tag, []), key[1])
-        bucket[0].append(index)
-        bucket[1].append(entry.text)
+        lengths, ids, texts = self._by_tag.setdefault(entry.tag, ([], [], []))
+        m = len(entry.text)
+        at = bisect_right(lengths, m)  # after equal lengths: their indexes are smaller
+        lengths.insert(at, m)
+        ids.insert(at, index)
+        texts.insert(at, entry.text)
         return index
 
     def find(self, tag: str, text: str) -> int | None:
@@ -227,38 +226,34 @@ class TemplateIndex:
         hit = self._exact.get((tag, text))
         if hit is not None:
             return hit
-        lengths = self._lengths.get(tag)
-        if not lengths:
+        by_tag = self._by_tag.get(tag)
+        if by_tag is None:
             return None
         n = len(text)
         params = self._params
         reach = params.allowed_distance(n)
         if not reach:
             return None  # short texts must be equal, and the exact lookup missed
-        best: int | None = None
-        best_distance = reach + 1
+        lengths, ids, texts = by_tag
         # A longer candidate is bounded by allowed(n), a shorter one by allowed(m) <=
         # allowed(n): lengths outside n +- allowed(n) can never be within distance.
-        for k in range(bisect_left(lengths, n - reach), len(lengths)):
-            m = lengths[k]
-            if m > n + reach:
-                break
-            cutoff = params.allowed_distance(min(n, m))
-            if abs(n - m) > cutoff:
+        lo = bisect_left(lengths, n - reach)
+        hi = bisect_right(lengths, n + reach, lo)
+        if lo == hi:
+            return None
+        best: int | None = None
+        best_distance = reach + 1
+        for _, distance, position in process.extract(
+            text, texts[lo:hi], scorer=Levenshtein.distance, score_cutoff=reach, limit=None
+        ):
+            k = lo + position
+            if distance > params.allowed_distance(min(n, lengths[k])):
                 continue
-            bucket = self._buckets[(tag, m)]
-            ids, texts = bucket
-            found = process.extractOne(
-                text, texts, scorer=Levenshtein.distance, score_cutoff=cutoff
-            )
-            if found is None:
-                continue
-            distance, position = int(found[1]), found[2]
-            index = ids[position]
+            index = ids[k]
             if distance < best_distance or (
                 distance == best_distance and best is not None and index < best
             ):
-                best, best_distance = index, distance
+                best, best_distance = index, int(distance)
         return best
 
 
@@ -370,7 +365,7 @@ def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit
     ``.text`` access, which made this walk cost as much as the block classifier.
     """
     params = params or TemplateParams()
-    tags, parent, end = doc.tags, doc.parent, doc.end
+    tags, parent, end, texts = doc.tags, doc.parent, doc.end, doc.texts
     n = len(tags)
     # Reverse document order visits children before parents: a bottom-up pass, no recursion.
     inline_only = [True] * n
@@ -387,7 +382,9 @@ def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit
         if tag in SKIPPED_TAGS:
             i = end[i] + 1
         elif inline_only[i]:
-            text = " ".join(_unit_text(doc, i).split())
+            # most units are leaves (a link, a span): their text is the node's own
+            raw = (texts[i] or "") if end[i] == i else _unit_text(doc, i)
+            text = " ".join(raw.split())
             if params.min_chars <= len(text) <= params.max_chars:
                 units.append(Unit(doc.nodes[i], tag, text))
             i = end[i] + 1
