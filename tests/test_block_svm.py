@@ -213,7 +213,9 @@ def test_numpy_decision_agrees_with_scikit_learn(tmp_path: Path) -> None:
 @pytest.mark.skipif(not DEFAULT_MODEL_PATH.is_file(), reason="shipped model not built yet")
 def test_shipped_model_extracts_the_article_and_drops_the_chrome() -> None:
     model = SvmModel.load(DEFAULT_MODEL_PATH)
-    assert DEFAULT_MODEL_PATH.stat().st_size < 2_000_000
+    # small enough to ship in the wheel and read once per process: the SVMs' support
+    # vectors (1.5 MB) and two stages of 100 boosted trees (0.9 MB)
+    assert DEFAULT_MODEL_PATH.stat().st_size < 3_000_000
     assert "utomo-big9-chaos" in " ".join(model.metadata["never_trained_on"])
     result = BlockSvmMethod().extract(load_document(ARTICLE_PAGE))
     text = result.text

@@ -22,9 +22,9 @@ METHODS: dict[str, str] = {
     "correlativity": "correlativity:CorrelativityMethod",
     "cevc": "cevc:CevcMethod",
 }
-#: measured best single-page chain on held-out pages (BENCHMARKS.md): block SVM mean F1
-#: 0.863 vs correlativity 0.830 over the six datasets with truth
-DEFAULT_METHOD = "block_svm"
+#: measured best single-page chain on held-out pages (BENCHMARKS.md, extraction section):
+#: the block ensemble (block SVM + boosted trees) ahead of the block SVM alone
+DEFAULT_METHOD = "block_ensemble"
 
 
 class UnknownMethodError(ValueError):

@@ -17,6 +17,10 @@ reading-order neighbours. An optional *fallback* keeps the single best block of 
 none clears the threshold (off by default: it did not help on development pages, and the
 Denoiser has its own answer for pages without main text).
 
+:class:`BlockEnsembleMethod` (the default method) averages this SVM with boosted trees
+stored in the same model file (:mod:`~scrapy_denoise.models.trees`), over the same blocks,
+features, context stage and post-processing; its docstring gives the reason and numbers.
+
 Inference runs the kernel products with BLAS pinned to one thread (threadpoolctl, which
 scikit-learn brings): for matrices this small, OpenBLAS's worker threads spin and cost two
 to four times the CPU of the product itself.
@@ -45,8 +49,8 @@ from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks, contex
 __all__ = [
     "DEFAULT_MODEL_PATH",
     "BlockEnsembleMethod",
-    "Boosted",
     "BlockSvmMethod",
+    "Boosted",
     "LoadedModel",
     "load_model",
     "one_blas_thread",

@@ -119,12 +119,12 @@ def _fit_variant(
         )
     columns = [FEATURE_NAMES.index(name) for name in variant.features]
     matrices = [page.features[:, columns] for page in pages]
-    x, y = _sample(matrices, pages, per_class, np.random.default_rng(seed))
+    x, y, groups = _sample(matrices, pages, per_class, np.random.default_rng(seed))
     from .train_blocks import GRID_C, GRID_GAMMA
 
     grid = {"C": GRID_C, "gamma": [g / len(columns) for g in GRID_GAMMA]}
     model, report = _fit_svm(
-        x, y, list(variant.features), grid=grid, search_per_class=min(600, per_class),
+        x, y, groups, list(variant.features), grid=grid, search_per_class=min(600, per_class),
         folds=folds, seed=seed, progress=progress, what=variant.name,
     )  # fmt: skip
     return model, int(report["support_vectors"])

@@ -142,9 +142,7 @@ class TreeEnsemble:
         row_base = (np.arange(n, dtype=np.int64) * width)[:, None]
         node = np.broadcast_to(self.roots.astype(np.int64), (n, len(self.roots))).copy()
         for _ in range(self.depth):
-            went_left = flat.take(row_base + self._feature.take(node)) <= self.threshold.take(
-                node
-            )
+            went_left = flat.take(row_base + self._feature.take(node)) <= self.threshold.take(node)
             node = self._children.take(node * 2 + went_left)
         return np.asarray(self.value.take(node).sum(axis=1) + self.baseline, dtype=np.float64)
 
