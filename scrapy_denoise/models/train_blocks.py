@@ -326,9 +326,9 @@ def fit_model(
     rng = np.random.default_rng(seed)
     gamma = [g / len(names) for g in GRID_GAMMA]
     grid = {"C": GRID_C, "gamma": gamma}
-    x, y, g = _sample(matrices, pages, per_class, rng)
+    x, y, groups = _sample(matrices, pages, per_class, rng)
     first, first_report = _fit_svm(
-        x, y, g, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
+        x, y, groups, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
         progress=progress, what="block SVM",
     )  # fmt: skip
     from sklearn.svm import SVC
