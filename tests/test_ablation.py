@@ -14,6 +14,7 @@ from scrapy_denoise.models.ablation import (
     format_ablation,
     variants,
 )
+from scrapy_denoise.models.train_blocks import DEFAULT_FEATURES
 
 
 def test_feature_groups_partition_the_features() -> None:
@@ -22,15 +23,20 @@ def test_feature_groups_partition_the_features() -> None:
     assert len(grouped) == len(set(grouped))
 
 
-def test_variants_drop_one_group_each_from_the_shipped_configuration() -> None:
+def test_variants_drop_each_used_group_and_add_each_left_out_group() -> None:
     by_name = {v.name: v for v in variants()}
     shipped = by_name[SHIPPED]
-    assert shipped.context and len(shipped.features) == len(FEATURE_NAMES)
+    assert shipped.context and set(shipped.features) == set(DEFAULT_FEATURES)
     for group, names in FEATURE_GROUPS.items():
         if group == "paper R1-R5":
             continue
-        variant = by_name[f"without {group}"]
-        assert set(variant.features) == set(FEATURE_NAMES) - set(names)
+        if set(names) <= set(DEFAULT_FEATURES):
+            variant = by_name[f"without {group}"]
+            assert set(variant.features) == set(DEFAULT_FEATURES) - set(names)
+        else:
+            variant = by_name[f"with {group}"]
+            assert set(variant.features) == set(DEFAULT_FEATURES) | set(names)
+    assert "with page" in by_name  # the group the shipped model leaves out
     assert by_name["paper R1-R5, one stage"].features == FEATURE_GROUPS["paper R1-R5"]
 
 
