@@ -9,7 +9,6 @@ any other (a test compares it with ``SVC.decision_function``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,16 +16,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .modelfile import ModelFormatError, check_format, read_json, write_json
+
 __all__ = ["FORMAT", "ModelFormatError", "SvmModel"]
 
 FORMAT = "scrapy-denoise/svm@1"
 _KERNELS = ("rbf", "poly", "linear")
 
 FloatArray = npt.NDArray[np.float64]
-
-
-class ModelFormatError(ValueError):
-    """The file is not a model this version can read; the message says what is wrong."""
 
 
 @dataclass(slots=True)
@@ -143,13 +140,11 @@ class SvmModel:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), separators=(",", ":")) + "\n")
+        write_json(path, self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> SvmModel:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ModelFormatError(f"not a {FORMAT} model (format: {found!r})")
+        data = check_format(data, FORMAT)
         try:
             names = [str(n) for n in data["feature_names"]]
             model = cls(
@@ -182,8 +177,4 @@ class SvmModel:
 
     @classmethod
     def load(cls, path: str | Path) -> SvmModel:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise ModelFormatError(f"{path}: not JSON ({exc})") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(path))

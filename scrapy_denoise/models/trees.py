@@ -14,7 +14,6 @@ trees is six vectorised steps over some 10^4 pairs.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .svm import ModelFormatError
+from .modelfile import ModelFormatError, check_format, read_json, write_json
 
 __all__ = ["FORMAT", "TreeEnsemble"]
 
@@ -165,13 +164,11 @@ class TreeEnsemble:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), separators=(",", ":")) + "\n")
+        write_json(path, self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> TreeEnsemble:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ModelFormatError(f"not a {FORMAT} model (format: {found!r})")
+        data = check_format(data, FORMAT)
         try:
             model = cls(
                 feature_names=[str(n) for n in data["feature_names"]],
@@ -208,8 +205,4 @@ class TreeEnsemble:
 
     @classmethod
     def load(cls, path: str | Path) -> TreeEnsemble:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise ModelFormatError(f"{path}: not JSON ({exc})") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(read_json(path))
