@@ -356,3 +356,12 @@ def test_summary_on_postgresql(postgres_url: str) -> None:
         [(f"2023-{m:02d}", 3 if m <= 6 else 2) for m in range(1, 13)],
     )
     assert sum(a.template_days.values()) == 2 and a.visits == 13
+
+
+def test_line_bars_are_pink_only_past_the_removal_limit() -> None:
+    from scrapy_denoise.report.charts import hbar_chart
+
+    svg = hbar_chart([("kept line", 3), ("noise line", 9)], "lines", total=10, marker=5)
+    kept, noise = svg.split("<rect")[1:3]
+    assert 'fill="#9e9e9e"' in kept and "kept line: 3 of 10" in kept
+    assert 'fill="#e7298a"' in noise and "noise line: 9 of 10" in noise

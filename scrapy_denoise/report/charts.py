@@ -235,10 +235,14 @@ def hbar_chart(
     marker: int | None = None,
     marker_label: str = "",
     colour: str = "#e7298a",
+    below_colour: str = "#9e9e9e",
     width: int = 640,
 ) -> str:
     """Horizontal bars of counts out of ``total`` (e.g. pages a line occurs on), with an
-    optional vertical marker (e.g. the count above which a line is removed)."""
+    optional vertical marker (e.g. the count above which a line is removed). With a marker,
+    only bars past it take ``colour`` (the report's colour for "removed by line
+    statistics"), the others ``below_colour``, so the chart does not say a kept line is
+    removed."""
     if not rows:
         return _empty(title, "no data")
     label_w, right, top, row_h = 240, 80, 24, 18
@@ -260,7 +264,8 @@ def hbar_chart(
             f'<text x="{label_w - 6}" y="{y + 12}" text-anchor="end" {_FONT}>'
             f"<title>{_e(label)}</title>{_e(short)}</text>"
             f'<rect x="{label_w}" y="{y + 2}" width="{max(w, 0.5):.1f}" height="{row_h - 5}" '
-            f'fill="{colour}"><title>{_e(label)}: {value} of {total}</title></rect>'
+            f'fill="{colour if marker is None or value > marker else below_colour}">'
+            f"<title>{_e(label)}: {value} of {total}</title></rect>"
             f'<text x="{label_w + w + 4:.1f}" y="{y + 12}" {_FONT} fill="#555">{value}'
             f"{_share(value, total)}</text>"
         )
