@@ -165,6 +165,27 @@ def _bench_pages(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_metadata(args: argparse.Namespace) -> int:
+    from .evaluation.metadata_bench import format_metadata, metadata_benchmark
+    from .evaluation.report_file import write_section
+    from .evaluation.site_learning import DEFAULT_SITES
+
+    sites = tuple(args.site or DEFAULT_SITES)
+    results = metadata_benchmark(
+        sites,
+        progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
+    )
+    body = "## Metadata: title, date and author on the sites' article pages\n\n"
+    body += format_metadata(results)
+    print(body)
+    if args.out:
+        command = "scrapy-denoise bench metadata" + "".join(
+            f" --site {site}" for site in args.site or ()
+        )
+        write_section(Path(args.out), "metadata", body, command=command)
+    return 0
+
+
 def _bench_blocks(args: argparse.Namespace) -> int:
     from .evaluation.datasets import shared_data_dir
     from .evaluation.report_file import write_section
@@ -211,6 +232,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return _bench_pages(args)
     if args.section == "blocks":
         return _bench_blocks(args)
+    if args.section == "metadata":
+        return _bench_metadata(args)
     table, _ = extraction_benchmark(
         split=args.split,
         limit=args.limit,
@@ -420,7 +443,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("bench", help="benchmark tables for BENCHMARKS.md")
-    p.add_argument("section", choices=("extraction", "sites", "crawl", "perf", "pages", "blocks"))
+    p.add_argument(
+        "section",
+        choices=("extraction", "sites", "crawl", "perf", "pages", "blocks", "metadata"),
+    )
     p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")

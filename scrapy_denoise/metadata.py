@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -137,17 +138,34 @@ def _names(value: Any) -> list[str]:
     return [n.strip() for n in names if n and n.strip()]
 
 
-def _clean_title(title: str, site_names: set[str], body_text: str = "") -> str:
-    """The article's part of a ``<title>``-like string: the longest part that is not a
-    known site name, preferring parts the page's body shows (a theme that writes
-    "Post - undefined" must not title every post "undefined")."""
-    parts = _TITLE_SEPARATORS.split(title)
-    if len(parts) > 1:
-        candidates = [p.strip() for p in parts if p.strip() and p.strip().lower() not in site_names]
-        shown = [p for p in candidates if p in body_text]
-        if shown or candidates:
-            return max(shown or candidates, key=len)
-    return title.strip()
+def _clean_title(
+    title: str, site_names: set[str], body_text: str = "", headings: Sequence[str] = ()
+) -> str:
+    """The article's part of a ``<title>``-like string.
+
+    In order: the whole string when a heading of the page says exactly that (the headline
+    itself, separators included: "Community Update - May'20" was cut, and 23 of
+    flink-blog's 237 post titles lost a part); with ``body_text``, the longest head or
+    tail of it, cut at one separator, that the body shows (a site name sits at one end,
+    while a headline may hold separators of its own: "SAGE2 – A New Approach ... -
+    undefined"), then the longest part the body shows (a theme that writes "Post -
+    undefined" must not title every post "undefined"); else the longest part that is not
+    a known site name.
+    """
+    whole = " ".join(title.split())
+    cuts = list(_TITLE_SEPARATORS.finditer(whole))
+    if not cuts or whole.casefold() in {h.casefold() for h in headings}:
+        return whole
+    parts = [p.strip() for p in _TITLE_SEPARATORS.split(whole)]
+    candidates = [p for p in parts if p and p.lower() not in site_names]
+    if body_text:
+        ends = [whole[: m.start()].strip() for m in cuts]
+        ends += [whole[m.end() :].strip() for m in cuts]
+        shown = [e for e in ends if e and e.lower() not in site_names and e in body_text]
+        shown = shown or [p for p in candidates if p in body_text]
+        if shown:
+            return max(shown, key=len)
+    return max(candidates, key=len) if candidates else whole
 
 
 def _text(el: Any) -> str:
@@ -158,6 +176,29 @@ def _text(el: Any) -> str:
     this quadratic walk take seconds. ``" ".join(s.split())`` equals ``_WS.sub(" ", s).strip()``.
     """
     return " ".join(etree.tostring(el, method="text", encoding="unicode", with_tail=False).split())
+
+
+def _headings(doc: Document) -> list[str]:
+    return [text for h in doc.body.iter("h1", "h2") if (text := _text(h))]
+
+
+def _heading_or_title(doc: Document, site_names: set[str]) -> str | None:
+    """The page's ``<h1>`` when it has one; with several, the first the ``<title>``
+    contains, and the ``<title>``'s article part when none agrees.
+
+    A single ``<h1>`` is the headline even where the ``<title>`` says something else (SEO
+    titles: wcxb's reviewed titles follow the ``<h1>``). Several ``<h1>`` that the
+    ``<title>`` does not contain are a theme's section headings ("Summary", an anchor "#"
+    on zjuvai-blog, whose post titles sit in a ``<div>``)."""
+    headings = [text for text in (_text(h) for h in doc.body.iter("h1")) if text]
+    head_title = " ".join((doc.head.title or "").split())
+    if len(headings) == 1 or (headings and not head_title):
+        return headings[0]
+    agreed = next((h for h in headings if len(h) > 1 and h in head_title), None)
+    if agreed:
+        return agreed
+    cleaned = _clean_title(head_title, site_names, _text(doc.body), headings) if head_title else ""
+    return cleaned or (headings[0] if headings else None)
 
 
 def extract_metadata(doc: Document) -> PageMetadata:
@@ -175,13 +216,9 @@ def extract_metadata(doc: Document) -> PageMetadata:
     if not title:
         title = meta.get("og:title") or meta.get("twitter:title")
         if title:
-            title = _clean_title(title, site_names)
+            title = _clean_title(title, site_names, headings=_headings(doc))
     if not title:
-        h1 = next((_text(h) for h in doc.body.iter("h1") if _text(h)), None)
-        if not h1 and doc.head.title:
-            title = _clean_title(doc.head.title, site_names, _text(doc.body)) or None
-        else:
-            title = h1
+        title = _heading_or_title(doc, site_names)
 
     published: datetime | None = None
     for obj in articles:

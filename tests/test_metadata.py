@@ -60,3 +60,33 @@ def test_parse_date_formats() -> None:
     assert parse_date("2018年5月6日 12:30") == datetime(2018, 5, 6, 12, 30, tzinfo=UTC)
     assert parse_date("not a date") is None
     assert parse_date("2018-13-45") is None
+
+
+def test_a_headline_with_separators_is_kept_whole_when_a_heading_shows_it() -> None:
+    # flink-blog: og:title is the headline itself; cutting at " - " lost "September'19".
+    html = """<html><head><meta property="og:title" content="Community Update - September'19">
+    </head><body><h1>Community Update - September'19</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Community Update - September'19"
+    # Without such a heading, the longest part, as before.
+    html = """<html><head><meta property="og:title" content="Storm hits coast - Daily">
+    </head><body><h1>Weather</h1><h1>Storm</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Storm hits coast"
+
+
+def test_a_title_head_the_body_shows_keeps_its_own_separators() -> None:
+    # zjuvai-blog: "<headline> - undefined", the headline holding " – " itself.
+    html = """<html><head><title>SAGE2 – A New Approach - undefined</title></head><body>
+    <div class="post-title">SAGE2 – A New Approach</div><p>text</p></body></html>"""
+    assert _meta(html).title == "SAGE2 – A New Approach"
+
+
+def test_section_headings_do_not_title_the_post() -> None:
+    # Several h1 inside the post, none in the <title>: the <title> is the evidence.
+    html = """<html><head><title>Semantic trajectories - undefined</title></head><body>
+    <div>Semantic trajectories</div><h1>Background</h1><p>a</p><h1>Summary</h1><p>b</p>
+    </body></html>"""
+    assert _meta(html).title == "Semantic trajectories"
+    # One h1 is the headline even when an SEO <title> says something else.
+    html = """<html><head><title>Best cheap earbuds 2026 | Reviews</title></head><body>
+    <h1>The Best Cheap Wireless Earbuds</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "The Best Cheap Wireless Earbuds"

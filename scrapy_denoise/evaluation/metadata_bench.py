@@ -1,0 +1,174 @@
+"""The "metadata" section of BENCHMARKS.md: title, date and author against the sites' truth.
+
+A stored article is a row with a title, a publication date and an author as well as the
+text, so those are measured too, on the article pages of the shared sites, whose truth
+index gives each post's title, date and authors as the site's own source declares them.
+trafilatura's metadata (``bare_extraction(..., with_metadata=True)``) is scored on the same
+pages in the same run.
+
+Scoring, per article page with the field in its truth:
+
+* **title**: equal after collapsing whitespace and case folding;
+* **date**: the same calendar day (the truth's own date; our datetime in the offset the
+  page gave it);
+* **author**: every true author's name occurs in the extracted author string (case folded);
+  pages whose truth names nobody are not scored for author.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from ..encoding import decode
+from .datasets import SitePage, iter_site_pages, site_zip
+
+__all__ = ["FieldScore", "MetadataGuess", "format_metadata", "metadata_benchmark", "score_page"]
+
+_WS = re.compile(r"\s+")
+_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class MetadataGuess:
+    title: str | None
+    #: a datetime, a date, or an ISO 8601 string (trafilatura gives ``YYYY-MM-DD``)
+    published: datetime | date | str | None
+    author: str | None
+
+
+@dataclass(slots=True)
+class FieldScore:
+    correct: int = 0
+    scored: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.scored if self.scored else None
+
+
+def _norm(text: str | None) -> str:
+    return _WS.sub(" ", text or "").strip().casefold()
+
+
+def _day(value: datetime | date | str | None) -> date | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    match = _DAY.search(value)
+    if not match:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+
+
+def score_page(page: SitePage, guess: MetadataGuess) -> dict[str, bool | None]:
+    """Per field: right, wrong, or None when the truth has nothing to compare with."""
+    out: dict[str, bool | None] = {"title": None, "date": None, "author": None}
+    if page.title:
+        out["title"] = _norm(guess.title) == _norm(page.title)
+    true_day = _day(page.date)
+    if true_day is not None:
+        out["date"] = _day(guess.published) == true_day
+    names = [_norm(name) for name in page.authors if _norm(name)]
+    if names:
+        found = _norm(guess.author)
+        out["author"] = bool(found) and all(name in found for name in names)
+    return out
+
+
+Guesser = Callable[[bytes, str], MetadataGuess]
+
+
+def _ours() -> Guesser:
+    from .. import Denoiser
+
+    denoiser = Denoiser(store=False)
+
+    def guess(body: bytes, url: str) -> MetadataGuess:
+        article = denoiser.extract(body, url)
+        return MetadataGuess(article.title, article.published, article.author)
+
+    return guess
+
+
+def _trafilatura() -> Guesser | None:
+    try:
+        import trafilatura
+    except ImportError:
+        return None
+
+    def guess(body: bytes, url: str) -> MetadataGuess:
+        found = trafilatura.bare_extraction(
+            decode(body).text, url=url, with_metadata=True, as_dict=True
+        )
+        if not isinstance(found, dict):
+            return MetadataGuess(None, None, None)
+        return MetadataGuess(found.get("title"), found.get("date"), found.get("author"))
+
+    return guess
+
+
+def metadata_benchmark(
+    sites: Sequence[str],
+    *,
+    progress: Callable[[str], object] | None = None,
+) -> dict[str, dict[str, dict[str, FieldScore]]]:
+    """site -> extractor -> field -> score, over the sites' article pages in path order."""
+    guessers: dict[str, Guesser] = {"scrapy-denoise": _ours()}
+    peer = _trafilatura()
+    if peer is not None:
+        guessers["trafilatura"] = peer
+    results: dict[str, dict[str, dict[str, FieldScore]]] = {}
+    for site in sites:
+        table = {name: {f: FieldScore() for f in ("title", "date", "author")} for name in guessers}
+        pages = [p for p in iter_site_pages(site_zip(site)) if p.kind == "article" and p.html]
+        for page in sorted(pages, key=lambda p: p.path):
+            url = f"https://{site}.example{page.path}"
+            for name, guess in guessers.items():
+                try:
+                    verdicts = score_page(page, guess(page.html, url))
+                except Exception:  # a peer's crash on a page counts as a miss
+                    verdicts = score_page(page, MetadataGuess(None, None, None))
+                for field_name, right in verdicts.items():
+                    if right is None:
+                        continue
+                    score = table[name][field_name]
+                    score.scored += 1
+                    score.correct += int(right)
+        results[site] = table
+        if progress is not None:
+            progress(f"{site}: {len(pages)} article pages")
+    return results
+
+
+def format_metadata(results: dict[str, dict[str, dict[str, FieldScore]]]) -> str:
+    lines = [
+        "| site | extractor | title | date (day) | author |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for site, table in results.items():
+        for name, fields in table.items():
+            cells = []
+            for field_name in ("title", "date", "author"):
+                score = fields[field_name]
+                accuracy = score.accuracy
+                cells.append(
+                    "—" if accuracy is None else f"{accuracy:.3f} ({score.correct}/{score.scored})"
+                )
+            lines.append(f"| {site} | {name} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(
+        "Accuracy over the article pages whose truth has the field: title equal after "
+        "whitespace and case folding; date on the same calendar day; author when every true "
+        "author's name occurs in the extracted author. URLs are "
+        "`https://SITE.example/PATH`, so no date comes from a real URL."
+    )
+    return "\n".join(lines) + "\n"
