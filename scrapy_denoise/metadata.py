@@ -26,7 +26,11 @@ _ISO = re.compile(
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _WS = re.compile(r"\s+")
-_BYLINE_PREFIX = re.compile(r"^\s*(?:by|von|par|por|作者[:：]?|文[/／]|记者)\s*", re.I)
+_BYLINE_PREFIX = re.compile(
+    r"^\s*(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by|by|von|par|por"
+    r"|作者[:：]?|文[/／]|记者)\s*",
+    re.I,
+)
 
 _DATE_META = (
     "article:published_time",
@@ -55,6 +59,8 @@ _AUTHOR_META = (
     "sailthru.author",
     "og:article:author",
 )
+#: a link to one author's page; "/authors/" alone is the list of them (a menu entry)
+_AUTHOR_HREF = re.compile(r"/authors?/(?:#)?[^/?#\s]+", re.IGNORECASE)
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
 _MAX_AUTHOR = 100
 #: any of the byline class words, found in one C call per element instead of four
@@ -260,6 +266,12 @@ def extract_metadata(doc: Document) -> PageMetadata:
 
 
 def _byline(doc: Document) -> str | None:
+    """The first byline in reading order: an element marked ``rel``/``itemprop`` author or
+    one with a byline class; failing both, the first link to an author's page
+    (``/author/NAME``, ``/authors/NAME/``, ``/author/#NAME``: the URL scheme of WordPress,
+    Hexo and Hugo themes, which often mark nothing else). The links come last because
+    sidebars and "related" boxes link their own authors, often above the story's byline."""
+    linked: str | None = None
     for el in doc.nodes:
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = _text(el)
@@ -270,4 +282,8 @@ def _byline(doc: Document) -> str | None:
             text = _text(el)
             if 0 < len(text) <= 60:
                 return text
-    return None
+        if linked is None and el.tag == "a" and _AUTHOR_HREF.search(el.get("href") or ""):
+            text = _text(el)
+            if 0 < len(text) <= _MAX_AUTHOR:
+                linked = text
+    return linked

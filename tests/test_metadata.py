@@ -90,3 +90,20 @@ def test_section_headings_do_not_title_the_post() -> None:
     html = """<html><head><title>Best cheap earbuds 2026 | Reviews</title></head><body>
     <h1>The Best Cheap Wireless Earbuds</h1><p>text</p></body></html>"""
     assert _meta(html).title == "The Best Cheap Wireless Earbuds"
+
+
+def test_a_link_to_an_author_page_is_the_byline_when_nothing_is_marked() -> None:
+    # zjuvai-blog (Hexo): <a class="tag" href="/blog/author/#admin">admin</a>, nothing else.
+    html = """<html><head><title>Post - Lab</title></head><body><div>Post</div>
+    <span>2012-04-23</span> <a class="tag" href="/blog/author/#admin">admin</a>
+    <p>text</p></body></html>"""
+    assert _meta(html).author == "admin"
+    html = """<html><body><a href="/authors/">Authors</a>
+    <a href="/author/becky/">View all posts by Becky</a><p>text</p></body></html>"""
+    assert _meta(html).author == "Becky"  # the menu's list page is no author
+
+
+def test_a_marked_byline_beats_an_earlier_author_link_of_a_sidebar() -> None:
+    html = """<html><body><aside><a href="/author/frank/">FRANK CATALANO</a></aside>
+    <p class="byline">By Todd Bishop</p><p>text</p></body></html>"""
+    assert _meta(html).author == "Todd Bishop"
