@@ -294,11 +294,12 @@ class BlockEnsembleMethod(BlockSvmMethod):
     better on sites like their training data and worse on unseen ones (held-out
     google-trends: the shipped SVM alone 0.790, trees of the same recipe alone 0.775 in the
     experiment that chose them, the average 0.806). The average keeps most of both
-    (held-out pages, BENCHMARKS.md: mean F1 0.884 against the SVM's 0.869). A block is kept when the averaged probability exceeds one half; the SVM
-    margin counts as the probability ``1 / (1 + exp(-2 (margin - threshold)))`` around the
-    threshold stored with it, the trees' log-odds as the logistic of them. The score of a
-    block is the log-odds of the average, so smoothing (``smooth_margin`` 0.2, about 0.05 in
-    probability) and the report read it like any margin.
+    (held-out pages, BENCHMARKS.md: mean F1 0.884 against the SVM's 0.869). A block is
+    kept when the averaged probability exceeds one half; the SVM margin counts as the
+    probability ``1 / (1 + exp(-2 (margin - threshold)))`` around the threshold stored with
+    it, the trees' log-odds as the logistic of them. The score of a block is the log-odds of
+    the average, so smoothing (``smooth_margin`` 0.2, about 0.05 in probability) and the
+    report read it like any margin.
     """
 
     name = "block_ensemble"
