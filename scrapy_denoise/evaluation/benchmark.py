@@ -7,7 +7,7 @@ CPU-time ratios against trafilatura hold on any machine even though absolute spe
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .datasets import Split, extraction_zips
@@ -20,11 +20,15 @@ __all__ = ["ALL_METHODS", "extraction_benchmark", "method_extractor"]
 ALL_METHODS: tuple[str, ...] = ("default", "block_svm", "cevc", "correlativity", "punctuation")
 
 
-def method_extractor(method: str) -> Callable[[str, str | None], str]:
-    """Our extractor as the crawl runs it on unrelated single pages (no site store)."""
+def method_extractor(
+    method: str, params: Mapping[str, object] | None = None
+) -> Callable[[str, str | None], str]:
+    """Our extractor as the crawl runs it on unrelated single pages (no site store);
+    ``params`` overrides the method's parameters (e.g. another model file)."""
     from .. import Denoiser
 
-    denoiser = Denoiser(method=method, store=False)
+    method_params = {method: dict(params)} if params else {}
+    denoiser = Denoiser(method=method, store=False, method_params=method_params)
 
     def extract(html: str, url: str | None = None) -> str:
         return denoiser.extract(html, url or "").text

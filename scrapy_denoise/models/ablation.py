@@ -32,10 +32,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from ..evaluation.benchmark import method_extractor
+from ..evaluation.datasets import iter_pages
+from ..evaluation.runner import evaluate
 from ..methods.blocks import FEATURE_NAMES
 from .train_blocks import (
     DEFAULT_FEATURES,
     DEFAULT_THRESHOLD,
+    GRID_C,
+    GRID_GAMMA,
     PageExamples,
     _fit_svm,
     _sample,
@@ -125,8 +132,6 @@ def _fit_variant(
     seed: int,
     progress: Progress,
 ) -> tuple[Any, int]:
-    import numpy as np
-
     if variant.context:
         model, report = fit_model(
             pages, features=variant.features, per_class=per_class, folds=folds, seed=seed,
@@ -138,8 +143,6 @@ def _fit_variant(
     columns = [FEATURE_NAMES.index(name) for name in variant.features]
     matrices = [page.features[:, columns] for page in pages]
     x, y, groups = _sample(matrices, pages, per_class, np.random.default_rng(seed))
-    from .train_blocks import GRID_C, GRID_GAMMA
-
     grid = {"C": GRID_C, "gamma": [g / len(columns) for g in GRID_GAMMA]}
     model, report = _fit_svm(
         x, y, groups, list(variant.features), grid=grid, search_per_class=min(600, per_class),
@@ -164,10 +167,6 @@ def ablation(
 
     ``limit`` caps the pages read per dataset on both sides (for quick runs and tests).
     """
-    from .. import DenoiseOptions, Denoiser
-    from ..evaluation.datasets import iter_pages
-    from ..evaluation.runner import evaluate
-
     kwargs: dict[str, Any] = {} if train_datasets is None else {"datasets": tuple(train_datasets)}
     pages = collect(data_dir, progress=progress, limit=limit, **kwargs)
     chosen = list(chosen) if chosen is not None else variants()
@@ -185,9 +184,7 @@ def ablation(
             params: dict[str, object] = {"model_path": str(path), "context": variant.context}
             if not variant.context:
                 params["threshold"] = 0.0
-            options = DenoiseOptions(method="block_svm", method_params={"block_svm": params})
-            denoiser = Denoiser(store=False, options=options)
-            extractors[variant.name] = _extractor(denoiser)
+            extractors[variant.name] = method_extractor("block_svm", params)
             progress(f"trained {k + 1}/{len(chosen)}: {variant.name}")
         f1: dict[str, dict[str, float | None]] = {v.name: {} for v in chosen}
         for name in eval_datasets:
@@ -197,13 +194,6 @@ def ablation(
                 f1[variant_name][name] = result.f1
             progress(f"scored {name}")
     return [AblationRow(v, f1[v.name], sizes[v.name]) for v in chosen]
-
-
-def _extractor(denoiser: Any) -> Callable[[str, str | None], str]:
-    def extract(html: str, url: str | None) -> str:
-        return str(denoiser.extract(html, url).text)
-
-    return extract
 
 
 def format_ablation(rows: list[AblationRow]) -> str:
