@@ -48,7 +48,7 @@ from .store import (
 )
 from .store.schema import utcnow
 
-__all__ = ["SiteLearner", "site_key"]
+__all__ = ["SiteLearner", "site_key", "site_key_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -190,8 +190,8 @@ class SiteLearner:
 
         :meth:`page_history` reads one URL per query, and in a crawl nearly every URL is
         new, so without this each page paid one database round trip (4 ms of wall time per
-        page in the ``bench crawl`` breakdown). The crawl runtime passes the URLs of the
-        responses waiting for the worker thread; what is read is cached like a single read
+        page in the ``bench crawl`` breakdown). The core's crawl worker passes the URLs of
+        the responses waiting for it; what is read is cached like a single read
         (until the next flush).
         """
         with self._lock:
@@ -318,6 +318,12 @@ def site_key(url: str, prefixes: Sequence[tuple[str, str]] = ()) -> str:
         ):
             best = prefix_path
     return origin + best if best else origin
+
+
+def site_key_for(url: str, site_prefixes: Iterable[str] = ()) -> str:
+    """:func:`site_key` with prefixes given as URLs, as ``DenoiseOptions.site_prefixes``
+    has them (for callers without a learner)."""
+    return site_key(url, _parse_prefixes(site_prefixes))
 
 
 def _parse_prefixes(prefixes: Iterable[str]) -> list[tuple[str, str]]:

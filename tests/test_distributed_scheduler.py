@@ -28,6 +28,7 @@ from scrapy_denoise.integration.distributed import (  # noqa: E402
     crawl_status,
     reset,
 )
+from scrapy_denoise.worker import ThreadWorker  # noqa: E402
 
 
 class _Spider(Spider):
@@ -118,18 +119,23 @@ def test_checkpoint_acknowledges_finished_requests(make: Callable[..., RedisSche
 
 
 def test_restart_redelivers_unfinished_requests(make: Callable[..., RedisScheduler]) -> None:
-    a = make("worker-a")
+    a = make("worker-a", DENOISE_DATABASE_URL="", DENOISE_CORE_WORKER="thread")
     a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
     assert a.next_request() is not None
     # worker-a dies without acknowledging; its heartbeat claims a process that is gone
     a._heartbeat.stop()  # type: ignore[union-attr]
     a.server.hset(_keys(a).heartbeats, "worker-a", f"{_redis_now(a):.3f}|999999999|{_host()}")
-    again = make("worker-a")
+    again = make("worker-a", DENOISE_DATABASE_URL="", DENOISE_CORE_WORKER="thread")
     assert again.stats.get_value("denoise/distributed/requeued_own") == 1
     request = again.next_request()
     assert request is not None and request.meta[REDELIVERED] is True
     assert request.callback == again.spider.parse
-    assert again.runtime is not None and request.url in again.runtime._redelivered
+    # the core's worker is told, ahead of the page itself
+    runtime = again.runtime
+    assert runtime is not None and isinstance(runtime.worker, ThreadWorker)
+    runtime.worker.submit("identity").result(timeout=30)  # calls run in order
+    assert request.url in runtime.worker.host._redelivered
+    runtime.worker.shutdown()
 
 
 def test_owner_in_use_by_a_live_process_is_refused(make: Callable[..., RedisScheduler]) -> None:

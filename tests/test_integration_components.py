@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
+import signal
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import fields as dataclass_fields
@@ -22,6 +24,7 @@ from itemadapter import ItemAdapter
 from scrapy import Request
 from scrapy.exceptions import CloseSpider, DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from sqlalchemy import create_engine, text
 
@@ -44,6 +47,7 @@ from scrapy_denoise.integration.settings import (
 )
 from scrapy_denoise.options import DenoiseOptions
 from scrapy_denoise.page.rules import PageRules
+from scrapy_denoise.worker import CoreHost, CoreProcessDied, ThreadWorker
 
 T = TypeVar("T")
 
@@ -91,6 +95,13 @@ def html_response(url: str = ARTICLE_URL, body: bytes = ARTICLE_HTML, **meta: An
 async def classify(mw: PageFilterMiddleware, response: Response) -> Response:
     assert response.request is not None
     return await mw.process_response(response.request, response)
+
+
+def _host(runtime: DenoiseRuntime) -> CoreHost:
+    """The core of a runtime whose worker is a thread (``DENOISE_CORE_WORKER="thread"``)."""
+    worker = runtime.worker
+    assert isinstance(worker, ThreadWorker)
+    return worker.host
 
 
 async def close(crawler: Any) -> None:
@@ -217,18 +228,96 @@ def test_components_of_one_crawler_share_one_runtime() -> None:
 # -- runtime ------------------------------------------------------------------------------
 
 
-def test_runtime_runs_every_call_on_one_worker_thread() -> None:
-    crawler = crawler_for()
+@pytest.mark.parametrize("kind", ["process", "thread"])
+def test_runtime_runs_every_call_on_one_worker(kind: str) -> None:
+    crawler = crawler_for(DENOISE_CORE_WORKER=kind)
     runtime = DenoiseRuntime.for_crawler(crawler)
 
-    async def main() -> set[int]:
-        idents = await asyncio.gather(*(runtime.call(threading.get_ident) for _ in range(20)))
+    async def main() -> set[tuple[int, int]]:
+        where = await asyncio.gather(*(runtime._run("identity") for _ in range(20)))
         await close(crawler)
-        return set(idents)
+        return set(where)
 
-    idents = run(main)
-    assert len(idents) == 1
-    assert threading.get_ident() not in idents
+    where = run(main)
+    assert len(where) == 1
+    pid, thread = where.pop()
+    if kind == "process":
+        assert pid != os.getpid()
+    else:
+        assert pid == os.getpid() and thread != threading.get_ident()
+    assert crawler.stats.get_value("denoise/core/calls/identity") == 20
+
+
+def test_core_process_that_dies_fails_its_calls_and_is_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    crawler = crawler_for(DENOISE_CORE_WORKER="process")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    runtime = mw.runtime
+
+    async def main() -> tuple[int, int, Response]:
+        first, _ = await runtime._run("identity")
+        os.kill(first, signal.SIGKILL)  # a crash in a C library, the OOM killer
+        with pytest.raises(CoreProcessDied):
+            await runtime._run("identity")
+        second, _ = await runtime._run("identity")  # a new process, opened again
+        response = await classify(mw, html_response())
+        await close(crawler)
+        return first, second, response
+
+    with caplog.at_level(logging.ERROR):
+        first, second, response = run(main)
+    assert first != second
+    assert response.meta["denoise"]["is_noise"] is False
+    assert crawler.stats.get_value("denoise/errors/core_restarted") == 1
+    assert "core process died" in caplog.text
+
+
+def test_core_process_that_cannot_start_closes_the_spider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import scrapy_denoise.worker
+
+    # an interpreter that exits at once, as a broken installation's child would
+    monkeypatch.setattr(scrapy_denoise.worker.sys, "executable", "/bin/false")
+    crawler = crawler_for(DENOISE_CORE_WORKER="process")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    runtime = mw.runtime
+
+    async def main() -> None:
+        with pytest.raises(CloseSpider) as info:
+            await runtime.spider_opened(None)  # type: ignore[arg-type]
+        assert info.value.reason == "denoise_setup_failed"
+        started = runtime.worker
+        # pages still in flight while the spider closes are ignored at once, with no new
+        # process started for each of them
+        with pytest.raises(IgnoreRequest, match="could not be opened"):
+            await classify(mw, html_response())
+        assert runtime.worker is started
+        await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/errors/setup_failed") == 1
+
+
+def test_core_process_logs_reach_this_process(caplog: pytest.LogCaptureFixture) -> None:
+    crawler = crawler_for(DENOISE_CORE_WORKER="process")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> None:
+        # a body that is not HTML: the core logs why it judged nothing
+        await classify(mw, html_response(body=b"\x00\x01\x02" * 2000))
+        await close(crawler)
+
+    with caplog.at_level(logging.DEBUG, logger="scrapy_denoise"):
+        run(main)
+    records = [r for r in caplog.records if r.name.startswith("scrapy_denoise.")]
+    assert records and all(r.process != os.getpid() for r in records)
+
+
+def test_invalid_worker_setting_fails_at_start() -> None:
+    with pytest.raises(ValueError, match="DENOISE_CORE_WORKER"):
+        DenoiseConfig.from_settings(Settings({"DENOISE_CORE_WORKER": "fiber"}))
 
 
 def test_database_down_at_start_closes_spider_with_redacted_url(
@@ -267,21 +356,23 @@ def test_database_is_not_opened_without_a_component_that_needs_it() -> None:
 
 
 def test_page_is_parsed_once_between_filter_and_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
-    crawler = crawler_for()
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")  # the core's objects in this process
     mw = PageFilterMiddleware.from_crawler(crawler)
     pipeline = DenoisePipeline.from_crawler(crawler)
     runtime = mw.runtime
 
     async def main() -> dict[str, Any]:
         await runtime.open()
+        denoiser = _host(runtime).denoiser
+        assert denoiser is not None
         loads: list[str] = []
-        original = runtime.denoiser.load
+        original = denoiser.load
 
         def counting_load(*args: Any, **kwargs: Any) -> Any:
             loads.append(args[1])
             return original(*args, **kwargs)
 
-        monkeypatch.setattr(runtime.denoiser, "load", counting_load)
+        monkeypatch.setattr(denoiser, "load", counting_load)
         response = await classify(mw, html_response())
         item = await pipeline.process_item(page_item(response))
         await close(crawler)
@@ -294,14 +385,15 @@ def test_page_is_parsed_once_between_filter_and_pipeline(monkeypatch: pytest.Mon
 def test_histories_of_pages_waiting_for_the_worker_are_read_in_one_query(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    crawler = crawler_for()
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")
     mw = PageFilterMiddleware.from_crawler(crawler)
     runtime = mw.runtime
     urls = [f"http://news.example/2024/01/02/story-{i}.html" for i in range(8)]
 
     async def main() -> list[list[str]]:
         await runtime.open()
-        learner = runtime.denoiser.learner
+        denoiser = _host(runtime).denoiser
+        learner = denoiser.learner if denoiser is not None else None
         assert learner is not None
         reads: list[list[str]] = []
         original = learner.store.page_states
@@ -313,11 +405,13 @@ def test_histories_of_pages_waiting_for_the_worker_are_read_in_one_query(
 
         monkeypatch.setattr(learner.store, "page_states", counting)
         release = threading.Event()
-        busy = runtime._submit(release.wait)  # the worker is busy: the pages queue up
+        worker = runtime.worker
+        assert isinstance(worker, ThreadWorker)
+        busy = worker._executor.submit(release.wait)  # the worker is busy: the pages queue up
         pages = asyncio.gather(*(classify(mw, html_response(url)) for url in urls))
         await asyncio.sleep(0.05)
         release.set()
-        await runtime._wait(busy)
+        await asyncio.wrap_future(busy)
         responses = await pages
         await close(crawler)
         assert all(r.meta["denoise"]["is_noise"] is False for r in responses)
@@ -438,13 +532,13 @@ def test_noise_leaves_are_kept_by_default() -> None:
 
 
 def test_page_filter_failure_passes_page_unclassified(monkeypatch: pytest.MonkeyPatch) -> None:
-    crawler = crawler_for()
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")  # the patch must reach the worker
     mw = PageFilterMiddleware.from_crawler(crawler)
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("core bug")
 
-    monkeypatch.setattr(mw.runtime, "_classify_sync", broken)
+    monkeypatch.setattr(CoreHost, "classify", broken)
 
     async def main() -> Response:
         response = await classify(mw, html_response())
@@ -659,13 +753,13 @@ def test_pipeline_passes_items_that_are_not_pages() -> None:
 
 
 def test_pipeline_core_failure_drops_item_and_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    crawler = crawler_for()
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")  # the patch must reach the worker
     pipeline = DenoisePipeline.from_crawler(crawler)
 
     def broken(*args: Any) -> Any:
         raise ValueError("bad page")
 
-    monkeypatch.setattr(pipeline.runtime, "_extract_sync", broken)
+    monkeypatch.setattr(CoreHost, "extract", broken)
 
     async def main() -> None:
         try:
@@ -738,18 +832,20 @@ def test_store_pipeline_keeps_failed_batch_and_retries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2)
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2, DENOISE_CORE_WORKER="thread"
+    )
     pipeline = StorePipeline.from_crawler(crawler)
-    original = pipeline._write_sync
+    original = CoreHost.write_articles
     calls = {"n": 0}
 
-    def flaky(batch: Any) -> Any:
+    def flaky(host: CoreHost, batch: Any) -> Any:
         calls["n"] += 1
         if calls["n"] == 1:
             raise OSError("disk unplugged")
-        return original(batch)
+        return original(host, batch)
 
-    monkeypatch.setattr(pipeline, "_write_sync", flaky)
+    monkeypatch.setattr(CoreHost, "write_articles", flaky)
 
     async def main() -> None:
         for n in range(3):

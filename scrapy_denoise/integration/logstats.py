@@ -4,7 +4,7 @@ Scrapy's :class:`~scrapy.extensions.logstats.LogStats` shows pages and items per
 what a user of this plugin watches is different: how many pages were articles, how many
 were noise, how many articles were stored. This extension logs those ``denoise/...`` stats
 at the same ``LOGSTATS_INTERVAL`` and once more when the spider closes, reading the stats
-collector only, so it costs nothing on the worker thread.
+collector only, so it costs the core's worker nothing.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The page filter as a downloader middleware: is this response an article or a noise page?
 
 Every HTML response (2xx, after redirects, retries and decompression) is classified by the
-core's page filter on the runtime's worker thread, and the verdict is recorded in
+core's page filter on the runtime's worker, and the verdict is recorded in
 ``response.meta["denoise"]`` as ``{"is_noise": bool, "score": float, "reason": str}``.
 
 Noise pages are *not* dropped by default, and that is deliberate: home, section, list,

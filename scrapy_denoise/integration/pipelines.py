@@ -4,7 +4,7 @@ the database (:class:`StorePipeline`).
 ``DenoisePipeline`` takes the page item a spider yields (``page_item(response)``: url, raw
 body, a few headers, the page filter's verdict), parses the page once and runs template
 removal, the extraction method and line statistics on that one parse
-(``Denoiser.extract_document``) on the runtime's worker thread. It then fills the article
+(``Denoiser.extract_document``) on the runtime's worker. It then fills the article
 fields and removes the raw body and headers, so exporters and later pipelines see an
 article, not a page. Items that carry no body are not page items and pass untouched, so
 the pipeline can sit in a project whose spiders yield other items too.
@@ -43,11 +43,10 @@ from scrapy.utils.defer import deferred_from_coro
 
 from ..document import text_chars
 from ..page.verdict import PageVerdict
-from ..store.records import ArticleRecord, UpsertCounts
+from ..store.records import ArticleRecord
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from typing import Self
 
     from scrapy import Spider
@@ -222,7 +221,7 @@ class StorePipeline:
         self.batch_size = max(1, config.store_batch)
         self._pending: list[ArticleRecord] = []
         self._failures = 0
-        # batches handed to the worker thread and not yet confirmed written
+        # batches handed to the worker and not yet confirmed written
         self._writing: list[list[ArticleRecord]] = []
         runtime.add_checkpoint_hook(self._checkpoint)
 
@@ -286,7 +285,7 @@ class StorePipeline:
 
         return ArticleRecord(
             url=str(url),
-            site="",  # filled on the worker thread, where the site learner lives
+            site="",  # filled by the core, from the configured site prefixes
             text=str(text),
             title=optional("title"),
             published=self._published(adapter, str(url)),
@@ -317,7 +316,7 @@ class StorePipeline:
         batch, self._pending = self._pending, []
         self._writing.append(batch)
         try:
-            counts = await self.runtime.call(self._write_sync, batch)
+            counts = await self.runtime.write_articles(batch)
         except Exception as exc:
             self._done_writing(batch)
             self._pending = batch + self._pending
@@ -343,14 +342,6 @@ class StorePipeline:
     def _done_writing(self, batch: list[ArticleRecord]) -> None:
         self._writing = [b for b in self._writing if b is not batch]
 
-    def _write_sync(self, batch: Sequence[ArticleRecord]) -> UpsertCounts:
-        store = self.runtime.store
-        if store is None:  # from_crawler refuses to run without a database
-            raise RuntimeError("no denoise database")
-        site_key = self.runtime.site_key
-        records = [_with_site(r, site_key(r.url)) for r in batch]
-        return store.upsert_articles(records)
-
     def _close_spider(self, reason: str) -> None:
         """Ask the engine to close the spider; not awaited, since closing waits for the
         items in flight, this one included."""
@@ -365,20 +356,6 @@ class StorePipeline:
             deferred_from_coro(close(reason=reason))
         else:  # Scrapy < 2.14
             engine.close_spider(engine.spider, reason)
-
-
-def _with_site(record: ArticleRecord, site: str) -> ArticleRecord:
-    return ArticleRecord(
-        url=record.url,
-        site=site,
-        text=record.text,
-        title=record.title,
-        published=record.published,
-        author=record.author,
-        lang=record.lang,
-        fetched_at=record.fetched_at,
-        content_hash=record.content_hash,
-    )
 
 
 def _ordinal(n: int) -> str:

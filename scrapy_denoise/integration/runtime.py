@@ -1,14 +1,11 @@
-"""One :class:`~scrapy_denoise.Denoiser` and one worker thread per crawler.
+"""One core worker per crawler: the integration components' way to the core.
 
-Every component (page filter, pipelines) talks to the core through this object, for two
-reasons:
-
-* The core is blocking: parsing and extraction are CPU work, and with a database the core
-  reads and writes learned site state. None of that may run on the reactor thread, so every
-  call goes to a worker thread and the component awaits the result.
-* The core is not thread-safe (site learning keeps in-memory state and one database
-  session). A *single* worker thread serialises all calls of a crawler, so the core needs
-  no locks and database calls keep the order in which Scrapy issued them.
+Every component (page filter, pipelines) talks to the core through this object. The core
+is blocking CPU and database work that may not run on the reactor thread, and it is not
+thread-safe, so all of a crawler's calls go to one worker (:mod:`scrapy_denoise.worker`)
+that runs them in order, and the components await the results. By default that worker is
+a child process (``DENOISE_CORE_WORKER = "process"``), so that the core's CPU does not come out
+of Scrapy's on a CPU-bound crawl; ``"thread"`` keeps it in the crawler's process.
 
 The database is opened when the spider opens rather than on the first page, so that a
 database that is down stops the crawl before anything is downloaded (the spider closes with
@@ -16,41 +13,44 @@ reason ``denoise_database_unavailable`` and the log names the URL, password reda
 instead of losing every article of the crawl one by one. Everything is flushed and closed
 on ``spider_closed``, after the pipelines have written their last batch.
 
-The page filter parses a page to classify it and the extraction pipeline needs the same
-parse; the runtime keeps the last few article-page parses (keyed by URL and body digest) so
-that a page is parsed once between the two, not twice.
-
-Every page's verdict needs its URL's visit history, one database read per URL, and in a
-crawl nearly every URL is new. The runtime therefore notes the URL of every page handed to
-the worker and, when the worker starts on a page, reads the history of all pages waiting
-for it in one query (:meth:`~scrapy_denoise.learning.SiteLearner.prefetch_page_histories`):
-the reads are batched exactly when the worker is the crawl's bottleneck, and cost one query
-per page, as before, when it is idle anyway.
+A worker process that dies mid-crawl (a crash in a C library, the OOM killer) fails the
+calls it held (their pages are counted as errors by the components) and is replaced on
+the next call, after an error in the log and the stat ``denoise/errors/core_restarted``:
+its learned state since the last flush is lost, as when a crawler dies, and nothing that
+was already written.
 
 For the distributed scheduler (:mod:`~scrapy_denoise.integration.distributed`) the runtime
 also offers a *checkpoint*: make everything the plugin was handed so far durable (articles
 written, learned state flushed), so that requests can be acknowledged to the shared queue
-only once their results are in the database; and it remembers *redelivered* URLs (requests
+only once their results are in the database; and it passes on *redelivered* URLs (requests
 a killed crawler had taken but not finished), whose learning is skipped when a committed
 fingerprint shows it was already counted.
+
+Each call's worker CPU time goes to the stats as ``denoise/core/cpu_us/<operation>``
+(microseconds; ``classify``, ``extract``, ``write_articles``, ...) and its count as
+``denoise/core/calls/<operation>``, so a crawl's stats say what the core cost it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, ClassVar, ParamSpec, TypeVar
-from urllib.parse import urlsplit
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy import signals
 from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import CloseSpider
 
-from ..store.errors import redact_url
+from ..worker import (
+    CoreProcessDied,
+    DenoiseUnavailable,
+    Outcome,
+    Worker,
+    _first_line,
+    make_worker,
+)
 from .settings import DenoiseConfig
 
 if TYPE_CHECKING:
@@ -58,58 +58,19 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
     from ..article import Article
-    from ..denoiser import Denoiser
-    from ..document import Document
     from ..page.verdict import PageVerdict
-    from ..store import Store
+    from ..store import ArticleRecord, UpsertCounts
 
-__all__ = ["DenoiseRuntime", "DenoiseUnavailable", "default_site_key"]
+__all__ = ["DenoiseRuntime", "DenoiseUnavailable"]
 
 logger = logging.getLogger(__name__)
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-
-#: Article-page parses kept between the page filter and the extraction pipeline. Items
-#: reach the pipeline right after their response passed the spider, so a few suffice.
-_DOCUMENT_CACHE_SIZE = 32
-#: URLs whose history is read in one query at most (the store reads 500 per statement).
-_PREFETCH_MAX = 500
-
-
-class DenoiseUnavailable(RuntimeError):
-    """The runtime could not start; ``reason`` becomes the spider's close reason."""
-
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-def default_site_key(url: str, prefixes: Sequence[str] = ()) -> str:
-    """Scheme and host, or the longest configured site prefix the URL starts with; the
-    site key when site learning is off (with it on, the learner's key is used)."""
-    matches = [p for p in prefixes if url.startswith(p)]
-    if matches:
-        return max(matches, key=len)
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else ""
-
-
-def _body_key(url: str, body: bytes | str) -> tuple[str, bytes]:
-    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
-    return url, hashlib.blake2b(data, digest_size=16).digest()
 
 
 class DenoiseRuntime:
     """The per-crawler state shared by the integration components.
 
     Get it with :meth:`for_crawler`; components never construct it themselves, so that they
-    share one instance (and one thread, one database connection) per crawler.
+    share one instance (and one worker, one database connection) per crawler.
     """
 
     #: the crawler attribute holding its runtime: the runtime lives exactly as long as its
@@ -119,21 +80,14 @@ class DenoiseRuntime:
     def __init__(self, crawler: Crawler, config: DenoiseConfig) -> None:
         self.crawler = crawler
         self.config = config
-        self._executor: ThreadPoolExecutor | None = None
-        self._opening: Future[None] | None = None
+        self._worker: Worker | None = None
+        self._opening: Future[Outcome] | None = None
         self._closed = False
         self._used = False
-        # Only ever touched on the worker thread:
-        self._denoiser: Denoiser | None = None
-        self._store: Store | None = None
-        self._documents: OrderedDict[tuple[str, bytes], Document] = OrderedDict()
+        # set when the core's process dies before it is open: it would die again on
+        # every page, so the calls fail at once instead of starting process after process
+        self._failed: DenoiseUnavailable | None = None
         self._checkpoint_hooks: list[Callable[[], Awaitable[bool]]] = []
-        # URLs of redelivered requests: added on the reactor thread before the page is
-        # downloaded, read and removed on the worker thread when it is extracted
-        self._redelivered: set[str] = set()
-        # URLs of pages handed to the worker whose history is not read yet: appended on the
-        # reactor thread, drained on the worker thread (deque operations are atomic)
-        self._waiting: deque[str] = deque()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -152,18 +106,62 @@ class DenoiseRuntime:
         runtime._used = runtime._used or use_core
         return runtime
 
-    # -- running things on the worker thread -----------------------------------------
+    @property
+    def worker(self) -> Worker | None:
+        """The worker hosting the core (``None`` before the first call)."""
+        return self._worker
 
-    def _submit(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+    # -- running operations on the worker ---------------------------------------------
+
+    def _submit(self, op: str, *args: Any, url: str | None = None) -> Future[Outcome]:
         if self._closed:
             raise RuntimeError("the denoise runtime is closed")
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="denoise")
-        return self._executor.submit(fn, *args, **kwargs)
+        return self._live_worker().submit(op, *args, url=url)
+
+    def _live_worker(self) -> Worker:
+        """The worker, started on first use and replaced when its process died (see the
+        module doc); a new worker's first call opens its core, so nothing runs before it."""
+        worker = self._worker
+        if worker is not None and worker.alive:
+            return worker
+        if worker is not None:
+            self.crawler.stats.inc_value("denoise/errors/core_restarted")
+            logger.error(
+                "the denoise core process died; starting a new one (learned state since the "
+                "last flush is lost, stored articles are not)",
+                extra={"spider": self.crawler.spider},
+            )
+            worker.shutdown()
+        worker = self._worker = self._start_worker()
+        self._opening = worker.submit("open", self.config.database_url, self.config.options())
+        return worker
+
+    def _start_worker(self) -> Worker:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a non-asyncio reactor: the worker reads on a thread
+            loop = None
+        try:
+            return make_worker(self.config.core_worker, loop)
+        except Exception as exc:  # e.g. no interpreter to start, out of processes
+            raise DenoiseUnavailable(
+                f"cannot start the denoise core ({self.config.core_worker}): "
+                f"{type(exc).__name__}: {exc}",
+                "denoise_setup_failed",
+            ) from exc
+
+    async def _run(self, op: str, *args: Any, url: str | None = None) -> Any:
+        """Run ``op`` on the worker after the core is open; its CPU time goes to the stats."""
+        await self.open()
+        outcome = await self._wait(self._submit(op, *args, url=url))
+        stats = self.crawler.stats
+        stats.inc_value(f"denoise/core/cpu_us/{op}", round(outcome.cpu_seconds * 1e6))
+        stats.inc_value(f"denoise/core/calls/{op}")
+        return outcome.value
 
     @staticmethod
-    async def _wait(future: Future[_T]) -> _T:
-        """Await a worker-thread future from whichever event loop Scrapy runs on."""
+    async def _wait(future: Future[Outcome]) -> Outcome:
+        """Await a worker future from whichever event loop Scrapy runs on."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a non-asyncio Twisted reactor drives this coroutine
@@ -172,33 +170,22 @@ class DenoiseRuntime:
 
     async def open(self) -> None:
         """Open the database and build the core (once); raises :class:`DenoiseUnavailable`."""
-        if self._opening is None:
-            self._opening = self._submit(self._open_sync)
-        await self._wait(self._opening)
-
-    async def call(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        """Run ``fn`` on the worker thread, after the core is open."""
-        await self.open()
-        return await self._wait(self._submit(fn, *args, **kwargs))
-
-    @property
-    def denoiser(self) -> Denoiser:
-        """The core; only for functions passed to :meth:`call` (worker thread)."""
-        if self._denoiser is None:
-            raise RuntimeError("the denoise runtime is not open")
-        return self._denoiser
-
-    @property
-    def store(self) -> Store | None:
-        """The database, ``None`` without ``DENOISE_DATABASE_URL``; worker thread only."""
-        return self._store
-
-    def site_key(self, url: str) -> str:
-        """The key articles of ``url`` are stored under; worker thread only."""
-        learner = self.denoiser.learner
-        if learner is not None:
-            return learner.site_key(url)
-        return default_site_key(url, self.config.site_prefixes)
+        if self._failed is not None:
+            raise self._failed
+        if self._closed:
+            raise RuntimeError("the denoise runtime is closed")
+        self._live_worker()
+        opening = self._opening
+        assert opening is not None  # set with every worker
+        if opening.done() and opening.exception() is None:
+            return  # every call after the first: no future to bridge
+        try:
+            await self._wait(opening)
+        except CoreProcessDied as exc:
+            self._failed = DenoiseUnavailable(
+                f"the denoise core could not be opened: {exc}", "denoise_setup_failed"
+            )
+            raise self._failed from exc
 
     # -- the core calls the components make -------------------------------------------
 
@@ -208,8 +195,10 @@ class DenoiseRuntime:
         """The page filter's verdict and the page's load warnings (``binary``, ``empty``,
         ``truncated``, ...): noise pages never reach extraction, so the middleware is the
         only component that can count theirs."""
-        self._waiting.append(url)
-        return await self.call(self._classify_sync, body, url, headers)
+        verdict, warnings = await self._run(
+            "classify", body, url, headers, self.config.extract_enabled, url=url
+        )
+        return verdict, warnings
 
     async def extract(
         self,
@@ -218,9 +207,18 @@ class DenoiseRuntime:
         headers: dict[str, str] | None,
         verdict: PageVerdict | None,
     ) -> Article:
-        if verdict is None:  # the verdict, hence the history read, is made by the extraction
-            self._waiting.append(url)
-        return await self.call(self._extract_sync, body, url, headers, verdict)
+        # Without a verdict the extraction judges the page, hence reads its history.
+        article, relearn_skipped = await self._run(
+            "extract", body, url, headers, verdict, url=url if verdict is None else None
+        )
+        if relearn_skipped:
+            self.crawler.stats.inc_value("denoise/distributed/relearn_skipped")
+        return article
+
+    async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
+        """Upsert articles into the database, each under its site's key."""
+        counts: UpsertCounts = await self._run("write_articles", list(records))
+        return counts
 
     # -- distributed crawls ----------------------------------------------------------
 
@@ -243,7 +241,7 @@ class DenoiseRuntime:
         if self._opening is None or self._closed:
             return ok
         try:
-            await self.call(self._flush_sync)
+            await self._run("flush")
         except Exception as exc:
             self.crawler.stats.inc_value("denoise/errors/checkpoint")
             logger.warning(
@@ -260,114 +258,11 @@ class DenoiseRuntime:
 
         Its page is learned only if no committed fingerprint shows that the dead crawler's
         learning of it reached the database: otherwise RC and the line counts would count
-        the page twice. Reactor thread.
+        the page twice. Sent to the worker ahead of the page itself (calls run in order).
         """
-        self._redelivered.add(url)
-
-    def _flush_sync(self) -> None:
-        if self._denoiser is not None:
-            self._denoiser.flush()
-
-    def _already_learned(self, url: str, *, done: bool = True) -> bool:
-        """Worker thread: a redelivered page whose fingerprint is already in the database
-        (noise pages are fingerprinted when classified, articles when extracted). ``done``
-        forgets the URL: its last use, the extraction."""
-        if url not in self._redelivered:
-            return False
-        if done:
-            self._redelivered.discard(url)
-        learner = self.denoiser.learner
-        return learner is not None and learner.page_history(url) is not None
-
-    def _prefetch_waiting(self) -> None:
-        """Worker thread: read the histories of the pages waiting for the worker (see the
-        module doc)."""
-        waiting = self._waiting
-        urls: list[str] = []
-        while waiting and len(urls) < _PREFETCH_MAX:
-            urls.append(waiting.popleft())
-        learner = self.denoiser.learner
-        if learner is not None and urls:
-            learner.prefetch_page_histories(u for u in urls if u)
-
-    def _classify_sync(
-        self, body: bytes, url: str, headers: dict[str, str] | None
-    ) -> tuple[PageVerdict, tuple[str, ...]]:
-        self._prefetch_waiting()
-        denoiser = self.denoiser
-        doc = denoiser.load(body, url, headers)
-        # a redelivered page whose fingerprint is committed was judged and counted already
-        record = not (self._redelivered and self._already_learned(url, done=False))
-        verdict = denoiser.classify_document(doc, record=record, count=record)
-        if not verdict.is_noise and self.config.extract_enabled:
-            documents = self._documents
-            documents[_body_key(url, body)] = doc
-            while len(documents) > _DOCUMENT_CACHE_SIZE:
-                documents.popitem(last=False)
-        return verdict, doc.warnings
-
-    def _extract_sync(
-        self,
-        body: bytes | str,
-        url: str,
-        headers: dict[str, str] | None,
-        verdict: PageVerdict | None,
-    ) -> Article:
-        if verdict is None:
-            self._prefetch_waiting()
-        denoiser = self.denoiser
-        doc = self._documents.pop(_body_key(url, body), None)
-        if doc is None:
-            doc = denoiser.load(body, url, headers)
-        if self._redelivered and self._already_learned(url):
-            self.crawler.stats.inc_value("denoise/distributed/relearn_skipped")
-            return denoiser.extract_document(doc, verdict=verdict, learn=False)
-        return denoiser.extract_document(doc, verdict=verdict)
+        self._submit("note_redelivered", url)
 
     # -- lifecycle --------------------------------------------------------------------
-
-    def _open_sync(self) -> None:
-        from ..denoiser import Denoiser
-
-        url = self.config.database_url
-        store: Store | None = None
-        if url:
-            from ..store import Store, StoreError
-
-            try:
-                store = Store.open(url)
-            except StoreError as exc:  # its message names the database, password hidden
-                raise DenoiseUnavailable(
-                    f"cannot open the denoise database: {exc}", "denoise_database_unavailable"
-                ) from exc
-            except Exception as exc:
-                raise DenoiseUnavailable(
-                    f"cannot open the denoise database {redact_url(url)}: "
-                    f"{type(exc).__name__}: {_first_line(exc)}",
-                    "denoise_database_unavailable",
-                ) from exc
-        try:
-            denoiser = Denoiser(store=store, options=self.config.options())
-        except Exception as exc:
-            if store is not None:
-                store.close()
-            raise DenoiseUnavailable(
-                f"cannot set up the denoiser: {type(exc).__name__}: {exc}",
-                "denoise_setup_failed",
-            ) from exc
-        self._store = store
-        self._denoiser = denoiser
-
-    def _close_sync(self) -> None:
-        self._documents.clear()
-        try:
-            if self._denoiser is not None:
-                self._denoiser.close()
-        finally:
-            self._denoiser = None
-            if self._store is not None:
-                store, self._store = self._store, None
-                store.close()
 
     async def spider_opened(self, spider: Spider) -> None:
         if not self._used:
@@ -384,13 +279,15 @@ class DenoiseRuntime:
     async def spider_closed(self, spider: Spider) -> None:
         if self._closed or self._opening is None:
             self._closed = True
+            if self._worker is not None:
+                self._worker.shutdown()
             return
         try:
             try:
                 await self._wait(self._opening)
-            except DenoiseUnavailable:
+            except (DenoiseUnavailable, CoreProcessDied):
                 return  # nothing was opened, nothing to write
-            await self._wait(self._submit(self._close_sync))
+            await self._run("close")
         except Exception:
             self.crawler.stats.inc_value("denoise/errors/close")
             logger.exception(
@@ -399,8 +296,8 @@ class DenoiseRuntime:
             )
         finally:
             self._closed = True
-            if self._executor is not None:
-                self._executor.shutdown(wait=False)
+            if self._worker is not None:
+                self._worker.shutdown()  # the child exits at once: its last call is done
 
 
 def _close_later(crawler: Crawler, spider: Spider, reason: str) -> None:
@@ -412,20 +309,20 @@ def _close_later(crawler: Crawler, spider: Spider, reason: str) -> None:
         task.deferLater(reactor, 0, engine.close_spider, spider, reason)
 
 
-async def _twisted_wait(future: Future[_T]) -> _T:
+async def _twisted_wait(future: Future[Outcome]) -> Outcome:
     from twisted.internet import reactor
     from twisted.internet.defer import Deferred
 
-    deferred: Deferred[_T] = Deferred()
+    deferred: Deferred[Outcome] = Deferred()
 
-    def fire(done: Future[_T]) -> None:
+    def fire(done: Future[Outcome]) -> None:
         exc = done.exception()
         if exc is not None:
             deferred.errback(exc)
         else:
             deferred.callback(done.result())
 
-    def on_done(done: Future[_T]) -> None:
+    def on_done(done: Future[Outcome]) -> None:
         reactor.callFromThread(fire, done)
 
     future.add_done_callback(on_done)

@@ -14,6 +14,7 @@ defaults instead of repeating the numbers, so the crawl and the benchmark cannot
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..document import DEFAULT_MAX_BYTES
 from ..options import DenoiseOptions
 from ..page.rules import PageRules
+from ..worker import WORKER_KINDS
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -120,6 +122,17 @@ class DenoiseConfig:
             "(``sqlite:///file.db``, ``postgresql+psycopg://user@host/db``). Empty or "
             "``None``: learned state in memory only and no ``StorePipeline``.",
             "optional_str",
+        ),
+    )
+    core_worker: str = field(
+        # the child process is started over an inherited socket, which needs POSIX
+        default="process" if os.name == "posix" else "thread",
+        metadata=_doc(
+            "Where the core runs: ``process`` (a child process per crawler, so that its CPU "
+            "work runs beside Scrapy's instead of taking turns with it under the interpreter "
+            "lock; the default on Linux and macOS) or ``thread`` (a thread of the crawler's "
+            "process; the default on Windows).",
+            "str",
         ),
     )
     method: str = field(
@@ -285,6 +298,13 @@ class DenoiseConfig:
         default=50,
         metadata=_doc("Articles written to the database per batch (one transaction).", "int"),
     )
+
+    def __post_init__(self) -> None:
+        if self.core_worker not in WORKER_KINDS:
+            raise ValueError(
+                f"invalid DENOISE_CORE_WORKER setting: {self.core_worker!r} "
+                "(use 'process' or 'thread')"
+            )
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> DenoiseConfig:

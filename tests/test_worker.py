@@ -1,0 +1,210 @@
+"""The core's workers (``scrapy_denoise.worker``): a child process or a thread running
+:class:`CoreHost` operations in order, without Scrapy."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from scrapy_denoise.options import DenoiseOptions
+from scrapy_denoise.store import ArticleRecord
+from scrapy_denoise.worker import (
+    CoreProcessDied,
+    DenoiseUnavailable,
+    ProcessWorker,
+    ThreadWorker,
+    Worker,
+    make_worker,
+)
+
+PAGE = (
+    b"<html><head><title>Storm closes the harbour</title></head><body>"
+    b"<nav><a href='/'>Home</a> <a href='/world/'>World</a></nav><article>"
+    b"<h1>Storm closes the harbour</h1>"
+    + b"".join(
+        b"<p>The storm closed the harbour for a third day, and ferries stayed in port while "
+        b"crews inspected the sea wall that the waves had damaged on Tuesday night.</p>"
+        for _ in range(4)
+    )
+    + b"</article><footer>Copyright 2024 Daily</footer></body></html>"
+)
+URL = "https://news.example/2024/05/06/storm.html"
+
+
+@pytest.fixture(params=["process", "thread"])
+def worker(request: pytest.FixtureRequest) -> Worker:
+    made = make_worker(request.param)
+    yield made
+    made.shutdown()
+
+
+def test_worker_classifies_extracts_and_writes_in_order(worker: Worker, tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'core.sqlite3'}"
+    worker.submit("open", db_url, DenoiseOptions())
+    verdict, warnings = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
+    assert not verdict.is_noise and warnings == ()
+    outcome = worker.submit("extract", PAGE, URL, None, verdict).result(60)
+    article, relearn_skipped = outcome.value
+    assert "inspected the sea wall" in article.text and not relearn_skipped
+    assert outcome.cpu_seconds > 0
+    record = ArticleRecord(url=URL, site="", text=article.text, title=article.title)
+    counts = worker.submit("write_articles", [record]).result(60).value
+    assert counts.inserted == 1
+    worker.submit("close").result(60)
+
+
+def test_open_failure_crosses_with_its_reason(worker: Worker) -> None:
+    future = worker.submit("open", "postgresql+psycopg://u:pw@127.0.0.1:1/none", DenoiseOptions())
+    with pytest.raises(DenoiseUnavailable) as info:
+        future.result(60)
+    assert info.value.reason == "denoise_database_unavailable"
+    assert "pw" not in str(info.value)
+
+
+def test_a_failing_call_leaves_the_worker_usable(worker: Worker) -> None:
+    with pytest.raises(RuntimeError, match="not open"):
+        worker.submit("classify", PAGE, URL, None, True).result(60)
+    pid, _ = worker.submit("identity").result(60).value
+    assert (pid == os.getpid()) == isinstance(worker, ThreadWorker)
+
+
+def test_dead_process_fails_pending_calls_and_says_so() -> None:
+    worker = ProcessWorker()
+    try:
+        worker.submit("identity").result(60)
+        os.kill(worker.pid, 9)
+        with pytest.raises(CoreProcessDied, match="exited with code -9"):
+            worker.submit("identity").result(60)
+        assert not worker.alive
+    finally:
+        worker.shutdown()
+
+
+def test_process_worker_starts_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
+    # multiprocessing's spawn re-imports the parent's __main__: a crawl run from a plain
+    # script (Scrapy's "run from a script" recipe) would start over in the child
+    runs = tmp_path / "runs.txt"
+    script = tmp_path / "crawl_script.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            from pathlib import Path
+            from scrapy_denoise.worker import ProcessWorker
+
+            runs = Path({str(runs)!r})
+            runs.write_text(runs.read_text() + "x" if runs.exists() else "x")
+            worker = ProcessWorker()
+            print(worker.submit("identity").result(60).value[0])
+            worker.shutdown()
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert runs.read_text() == "x"  # the script ran once
+    assert int(done.stdout.strip()) > 0
+
+
+def test_unknown_worker_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="'process' or 'thread'"):
+        make_worker("fiber")
+
+
+def test_core_process_exits_when_its_parent_is_killed(tmp_path: Path) -> None:
+    # a crawler killed with SIGKILL cannot stop its core: the core must notice and go,
+    # rather than live on holding a database connection
+    script = tmp_path / "parent.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import os, sys
+            from scrapy_denoise.worker import ProcessWorker
+
+            worker = ProcessWorker()
+            worker.submit("identity").result(60)
+            print(worker.pid, flush=True)
+            os.kill(os.getpid(), 9)
+            """
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == -9, done.stderr
+    child = int(done.stdout.strip())
+    deadline = time.monotonic() + 30
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (exited, not reaped by its dead parent's init yet) counts as gone
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_core_process_leaves_ctrl_c_and_sigterm_to_its_crawler() -> None:
+    # Ctrl-C reaches the whole process group; the crawler's graceful shutdown that follows
+    # still needs the core to write its last batch
+    worker = ProcessWorker()
+    try:
+        worker.submit("identity").result(60)
+        os.kill(worker.pid, signal.SIGINT)
+        os.kill(worker.pid, signal.SIGTERM)
+        pid, _ = worker.submit("identity").result(60).value
+        assert pid == worker.pid and worker.alive
+    finally:
+        worker.shutdown()
+
+
+def test_process_worker_reads_its_answers_on_the_event_loop() -> None:
+    # the crawl's asyncio reactor reads the answers itself: no receiver thread
+    async def main() -> None:
+        worker = ProcessWorker(asyncio.get_running_loop())
+        try:
+            assert worker._receiver is None
+            outcome = await asyncio.wrap_future(worker.submit("identity"))
+            assert outcome.value[0] == worker.pid
+            os.kill(worker.pid, 9)
+            with pytest.raises(CoreProcessDied):
+                await asyncio.wait_for(asyncio.wrap_future(worker.submit("identity")), 60)
+            assert not worker.alive
+        finally:
+            worker.shutdown()
+
+    asyncio.run(main())
+
+
+def test_process_worker_outlives_the_event_loop_that_read_its_answers() -> None:
+    async def first(worker_box: list[ProcessWorker]) -> None:
+        worker_box.append(ProcessWorker(asyncio.get_running_loop()))
+        await asyncio.wrap_future(worker_box[0].submit("identity"))
+
+    box: list[ProcessWorker] = []
+    asyncio.run(first(box))  # that loop is closed now
+    worker = box[0]
+    try:
+        pid, _ = worker.submit("identity").result(60).value  # read on a thread instead
+        assert pid == worker.pid
+    finally:
+        worker.shutdown()
