@@ -26,5 +26,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/scrapy-denoise bench --out BENCHMARKS.md
 
+# The shipped models, rebuilt from the shared data (README, "Training on your own pages").
+models: $(STAMP)
+	$(BIN)/scrapy-denoise train blocks --data ../shared/data --dataset cleaneval \
+		--dataset dragnet --dataset l3s-gn1 --dataset wcxb --out scrapy_denoise/models/blocks.json
+	$(BIN)/scrapy-denoise train pages --data ../shared/data --out scrapy_denoise/models/pages.json
+
 clean:
 	rm -rf $(VENV) example_project/demo_site example_project/*.sqlite3*

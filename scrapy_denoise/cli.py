@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -190,13 +191,12 @@ def _bench_blocks(args: argparse.Namespace) -> int:
     from .evaluation.datasets import shared_data_dir
     from .evaluation.report_file import write_section
     from .models.ablation import ablation, format_ablation
-    from .models.train_blocks import EXCLUDED_DATASETS, TRAIN_DATASETS
+    from .models.train_blocks import truth_datasets
 
     data = shared_data_dir()
     if data is None:
         raise SystemExit("bench blocks needs the shared data folder (DENOISE_SHARED_DATA)")
-    held_out = [name for name in EXCLUDED_DATASETS if name != "gne-tests"]  # gne has no truth
-    datasets = args.dataset or [*TRAIN_DATASETS, *held_out]
+    datasets = args.dataset or truth_datasets(data)
     rows = ablation(
         data,
         eval_datasets=datasets,
@@ -280,6 +280,8 @@ def _bench_perf(args: argparse.Namespace) -> int:
             command += "".join(f" --dataset {d}" for d in args.dataset)
         if args.postgres:
             command += " --postgres URL"
+        elif os.environ.get("DENOISE_TEST_POSTGRES_URL"):  # the fallback perf_benchmark reads
+            command = "DENOISE_TEST_POSTGRES_URL=URL " + command
         write_section(Path(args.out), "perf", heading + body, command=command)
     return 0
 
@@ -318,8 +320,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.what == "blocks":
         from .models.train_blocks import train_blocks
 
-        report = train_blocks(data, Path(args.out), seed=args.seed, progress=progress)
+        report = train_blocks(
+            data, Path(args.out), seed=args.seed, progress=progress, datasets=args.dataset
+        )
     else:
+        if args.dataset:
+            raise SystemExit("--dataset is for train blocks; train pages reads every labelled page")
         from .models.train_pages import train_pages
 
         report = train_pages(data, Path(args.out), seed=args.seed, progress=progress)
@@ -490,6 +496,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, help="the shared/data folder (or your own)")
     p.add_argument("--out", required=True, help="model file to write (JSON)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--dataset",
+        action="append",
+        help="blocks: train on this extraction/NAME.zip only (repeatable; default: every "
+        "dataset under --data with true texts)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_train)
 

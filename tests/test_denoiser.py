@@ -82,6 +82,8 @@ def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) 
         f"<html><body><nav><a href='/'>Home</a></nav><article><h1>{w.title()} story</h1>"
         f"<p>{(w + ' ') * 3}reporters described how the {w} changed life in town {i}.</p>"
         f"<p>Residents said the {w} would matter for years, and {w} experts agreed.</p>"
+        f"<p>The council will publish its {w} report next month, after a public meeting in "
+        f"the town hall; until then, the mayor said, nothing about the {w} is decided.</p>"
         f"</article>{boiler}</body></html>"
         for i, w in enumerate(words)
     ]

@@ -23,3 +23,12 @@ def test_quickstart_commands_exist_in_the_makefile() -> None:
     for target in ("demo", "test"):
         assert f"make {target}" in text
         assert re.search(rf"^{target}:", makefile, re.M)
+
+
+def test_model_rebuild_commands_train_on_the_shipped_datasets() -> None:
+    from scrapy_denoise.models.train_blocks import SHIPPED_DATASETS
+
+    for path in (README, README.parent / "Makefile"):
+        text = path.read_text(encoding="utf-8").replace("\\\n", " ")
+        command = next(line for line in text.splitlines() if "train blocks" in line)
+        assert re.findall(r"--dataset (\S+)", command) == list(SHIPPED_DATASETS), path.name

@@ -1,14 +1,17 @@
 """Crawl throughput: what the plugin costs a real Scrapy crawl, in pages per second.
 
 ``scrapy-denoise bench crawl`` serves a site of the shared data on 127.0.0.1 and crawls it
-with the same generic spider twice per round: plain Scrapy (no add-on) and with the add-on
-(page filter, extraction, SQLite store, a fresh database per run), alternating which goes
-first, for several rounds. Each crawl runs in a child process of its own (Twisted's reactor
-cannot be restarted) and reports its responses, its crawl time (Scrapy's
-``elapsed_time_seconds``) and its CPU time. The table gives the median pages per second of
-each mode, the ratio plugin / plain and the plugin's cost (1 - ratio).
+with the same generic spider once per mode and round: plain Scrapy (no add-on), and with
+the add-on (page filter, extraction, SQLite store, a fresh database per run) for each core
+worker asked for (``DENOISE_CORE_WORKER``: ``process``, the default, and ``thread``), rotating
+which goes first, for several rounds. Each crawl runs in a child process of its own
+(Twisted's reactor cannot be restarted) and reports its responses, its crawl time (Scrapy's
+``elapsed_time_seconds``) and its CPU time (with the process worker, the core's own process
+is counted too, from the crawl's ``denoise/core/cpu_us/*`` stats). The table gives the
+median pages per second of each mode, the ratio plugin / plain and the plugin's cost
+(1 - ratio).
 
-Two network conditions, because the answer depends on them:
+Network conditions, because the answer depends on them:
 
 * ``loopback``: the server answers at once and the spider may keep 16 requests in flight,
   so the crawl is CPU-bound and the plugin's CPU per page shows in full (the worst case);
@@ -16,11 +19,10 @@ Two network conditions, because the answer depends on them:
   8 requests in flight (the example project's setting for real sites), the condition of a
   polite crawl of a remote site, where Scrapy waits on the network most of the time.
 
-With ``--profile`` (the default of the CLI) the plugin runs also report where the time went,
-measured in the child: CPU seconds of the denoise worker thread per call kind (page filter,
-extraction with its site learning, article writes, the final flush of learned state) and
-wall seconds spent in database transactions by kind; and the reactor thread's CPU, which is
-Scrapy itself (download handling, link extraction, scheduling).
+The plugin runs also report where the time went: the reactor thread's CPU (Scrapy itself:
+download handling, link extraction, scheduling, and the plugin's components) and the core
+worker's CPU per operation (page filter, extraction with its site learning, article
+writes, the final flush), read from the crawl's stats.
 """
 
 from __future__ import annotations
@@ -78,21 +80,49 @@ def scenario(latency_ms: int) -> Scenario:
     return Scenario(latency_ms, 16 if latency_ms == 0 else 8)
 
 
+#: core workers of the plugin runs, by default both
+WORKERS: tuple[str, ...] = ("process", "thread")
+#: what each core operation is called in the breakdown
+_OPERATIONS = {
+    "classify": "page filter",
+    "extract": "extraction",
+    "write_articles": "article writes",
+    "close": "final flush",
+}
+
+
 @dataclass
 class CrawlRun:
-    mode: str  # "plain" or "plugin"
+    mode: str  # "plain", or "plugin" with the core worker in ``worker_kind``
     scenario: str
     pages: int
     seconds: float
     cpu_seconds: float
     reactor_cpu: float
-    worker: dict[str, list[float]] = field(default_factory=dict)  # kind -> [cpu, wall, calls]
-    database: dict[str, list[float]] = field(default_factory=dict)  # kind -> [wall, calls]
+    #: core operation -> [CPU seconds, calls], from the crawl's stats
+    worker: dict[str, list[float]] = field(default_factory=dict)
     stored: int = 0
+    worker_kind: str = ""
+    #: CPU seconds of the site server (this benchmark's own process) during the crawl
+    server_cpu: float = 0.0
 
     @property
     def pages_per_second(self) -> float:
         return self.pages / self.seconds if self.seconds else 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.mode} ({self.worker_kind})" if self.worker_kind else self.mode
+
+    @property
+    def core_cpu(self) -> float:
+        """CPU seconds of the core's worker (in the crawl's process or its own)."""
+        return sum(cpu for cpu, _ in self.worker.values())
+
+    @property
+    def total_cpu(self) -> float:
+        """CPU seconds of the crawl: its process, plus the core's process if it had one."""
+        return self.cpu_seconds + (self.core_cpu if self.worker_kind == "process" else 0.0)
 
 
 # -- the site server ----------------------------------------------------------------------
@@ -138,17 +168,18 @@ def serve_site(root: Path, latency_ms: int = 0) -> Iterator[str]:
 # -- one crawl, in a child process ---------------------------------------------------------
 
 
-def _run_child(
-    start_url: str, mode: str, scn: Scenario, workdir: Path, *, profile: bool
-) -> CrawlRun:
-    out = workdir / f"{mode}-{time.monotonic_ns()}.json"
+def _run_child(start_url: str, mode: str, scn: Scenario, workdir: Path) -> CrawlRun:
+    """One crawl; ``mode`` is ``plain`` or ``plugin:<worker>``."""
+    out = workdir / f"{mode.replace(':', '-')}-{time.monotonic_ns()}.json"
+    plugin, _, worker_kind = mode.partition(":")
     settings = {
         **_BASE_SETTINGS,
         "CONCURRENT_REQUESTS_PER_DOMAIN": scn.concurrency,
-        "ADDONS": _PLUGIN_ADDONS if mode == "plugin" else {},
+        "ADDONS": _PLUGIN_ADDONS if plugin == "plugin" else {},
     }
-    if mode == "plugin":
+    if plugin == "plugin":
         settings["DENOISE_DATABASE_URL"] = f"sqlite:///{workdir / (out.stem + '.sqlite3')}"
+        settings["DENOISE_CORE_WORKER"] = worker_kind
     cmd = [
         sys.executable,
         "-m",
@@ -158,24 +189,24 @@ def _run_child(
         str(out),
         json.dumps(settings),
     ]
-    if profile and mode == "plugin":
-        cmd.append("--profile")
+    # The server runs in this process, which does nothing else while the child crawls:
+    # its CPU over the run is the server's, which shares the machine with the crawl.
+    server0 = time.process_time()
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=workdir)
+    server_cpu = time.process_time() - server0
     if proc.returncode != 0 or not out.exists():
         raise RuntimeError(f"benchmark crawl failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
     data = json.loads(out.read_text(encoding="utf-8"))
-    return CrawlRun(mode=mode, scenario=scn.name, **data)
+    return CrawlRun(
+        mode=plugin, worker_kind=worker_kind, scenario=scn.name, server_cpu=server_cpu, **data
+    )
 
 
-def _child(start_url: str, out: Path, settings: dict[str, Any], profile: bool) -> None:
+def _child(start_url: str, out: Path, settings: dict[str, Any]) -> None:
     """Run one crawl and write its numbers to ``out`` (JSON)."""
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings
 
-    worker: dict[str, list[float]] = {}
-    database: dict[str, list[float]] = {}
-    if profile:
-        _instrument(worker, database)
     process = CrawlerProcess(Settings(settings))
     crawler = process.create_crawler(_bench_spider())
     cpu0, reactor0 = time.process_time(), time.thread_time()
@@ -184,55 +215,21 @@ def _child(start_url: str, out: Path, settings: dict[str, Any], profile: bool) -
     stats = crawler.stats.get_stats() if crawler.stats else {}
     if stats.get("finish_reason") != "finished":
         raise RuntimeError(f"crawl ended with {stats.get('finish_reason')!r}")
+    worker: dict[str, list[float]] = {}
+    for key, value in stats.items():
+        if key.startswith("denoise/core/cpu_us/"):
+            op = key.removeprefix("denoise/core/cpu_us/")
+            calls = stats.get(f"denoise/core/calls/{op}", 0)
+            worker[op] = [value / 1e6, calls]
     result = {
         "pages": int(stats.get("response_received_count", 0)),
         "seconds": float(stats.get("elapsed_time_seconds", 0.0)),
         "cpu_seconds": time.process_time() - cpu0,
         "reactor_cpu": time.thread_time() - reactor0,
         "worker": worker,
-        "database": database,
         "stored": int(stats.get("denoise/store/inserted", 0)),
     }
     out.write_text(json.dumps(result), encoding="utf-8")
-
-
-def _instrument(worker: dict[str, list[float]], database: dict[str, list[float]]) -> None:
-    """Time the plugin's worker-thread calls and database transactions (child only)."""
-    from ..integration.pipelines import StorePipeline
-    from ..integration.runtime import DenoiseRuntime
-    from ..store import Store
-
-    def timed(kind: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            cpu, wall = time.thread_time(), time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                entry = worker.setdefault(kind, [0.0, 0.0, 0])
-                entry[0] += time.thread_time() - cpu
-                entry[1] += time.perf_counter() - wall
-                entry[2] += 1
-
-        return wrapper
-
-    setattr(DenoiseRuntime, "_classify_sync", timed("page filter", DenoiseRuntime._classify_sync))  # noqa: B010
-    setattr(DenoiseRuntime, "_extract_sync", timed("extraction", DenoiseRuntime._extract_sync))  # noqa: B010
-    setattr(DenoiseRuntime, "_close_sync", timed("final flush", DenoiseRuntime._close_sync))  # noqa: B010
-    setattr(StorePipeline, "_write_sync", timed("article writes", StorePipeline._write_sync))  # noqa: B010
-    run = Store._run
-
-    @functools.wraps(run)
-    def db_run(self: Store, work: Any, *, write: bool, what: str) -> Any:
-        start = time.perf_counter()
-        try:
-            return run(self, work, write=write, what=what)
-        finally:
-            entry = database.setdefault(what, [0.0, 0])
-            entry[0] += time.perf_counter() - start
-            entry[1] += 1
-
-    setattr(Store, "_run", db_run)  # noqa: B010
 
 
 def _bench_spider() -> type:
@@ -280,14 +277,16 @@ def crawl_benchmark(
     site: str = "flink-blog",
     runs: int = 3,
     latencies_ms: Sequence[int] = (0, 250),
-    profile: bool = True,
+    workers: Sequence[str] = WORKERS,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[str, list[CrawlRun]]:
-    """Run every scenario ``runs`` rounds of (plain, plugin); returns (Markdown, runs)."""
+    """Run every scenario ``runs`` rounds of (plain, plugin per worker); returns
+    (Markdown, runs)."""
     from .datasets import site_zip, www_tempdir
 
     archive = site_zip(site)
     start_path = SITE_START_PATHS.get(site, "/")
+    modes = ["plain", *(f"plugin:{kind}" for kind in workers)]
     results: list[CrawlRun] = []
     load_before = os.getloadavg()[0]
     with www_tempdir(archive) as root, tempfile.TemporaryDirectory(prefix="denoise-bench-") as tmp:
@@ -295,16 +294,15 @@ def crawl_benchmark(
             scn = scenario(latency)
             with serve_site(root, latency) as base_url:
                 for round_ in range(runs):
-                    order = ("plain", "plugin") if round_ % 2 == 0 else ("plugin", "plain")
-                    for mode in order:
-                        run = _run_child(
-                            base_url + start_path, mode, scn, Path(tmp), profile=profile
-                        )
+                    shift = round_ % len(modes)  # each mode goes first in turn
+                    for mode in modes[shift:] + modes[:shift]:
+                        run = _run_child(base_url + start_path, mode, scn, Path(tmp))
                         results.append(run)
                         if progress is not None:
                             progress(
-                                f"{scn.name}: {mode} run {round_ + 1}/{runs}: {run.pages} pages "
-                                f"in {run.seconds:.1f} s = {run.pages_per_second:.1f} pages/s"
+                                f"{scn.name}: {run.label} run {round_ + 1}/{runs}: {run.pages} "
+                                f"pages in {run.seconds:.1f} s = {run.pages_per_second:.1f} "
+                                "pages/s"
                             )
     load = (load_before, os.getloadavg()[0])
     return format_tables(site, results, load=load), results
@@ -313,33 +311,44 @@ def crawl_benchmark(
 def format_tables(
     site: str, results: Sequence[CrawlRun], *, load: tuple[float, float] | None = None
 ) -> str:
-    """The throughput table, and the plugin's time breakdown when it was measured."""
+    """The throughput table (one row per network condition and core worker), and where the
+    plugin's time went."""
     machine = f"{os.cpu_count()} CPUs"
     if load is not None:
         # the numbers move with whatever else the machine runs: say how busy it was
         machine += f", 1-minute load average {load[0]:.1f} at the start, {load[1]:.1f} at the end"
     lines = [
         f"Site `{site}` served on 127.0.0.1 ({machine}); pages/s = responses / Scrapy's "
-        "`elapsed_time_seconds`, median of the runs (each run in brackets); CPU is the crawl "
-        "process's, per response.",
+        "`elapsed_time_seconds`, median of the runs (each run in brackets); CPU is the "
+        "crawl's per response (its process, and the core's process with `DENOISE_CORE_WORKER = "
+        '"process"`); the server (a Python HTTP server in the benchmark\'s own process) '
+        "shares the same CPUs.",
         "",
-        "| network | plain Scrapy pages/s | with scrapy-denoise pages/s | ratio | plugin cost "
-        "| CPU ms/page plain | CPU ms/page plugin |",
-        "|---|---|---|---|---|---|---|",
+        "| network | core worker | plain Scrapy pages/s | with scrapy-denoise pages/s | ratio "
+        "| plugin cost | CPU ms/page plain | CPU ms/page plugin | server CPU ms/page |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     scenarios = list(dict.fromkeys(r.scenario for r in results))
+    kinds = list(dict.fromkeys(r.worker_kind for r in results if r.mode == "plugin"))
     for name in scenarios:
         plain = [r for r in results if r.scenario == name and r.mode == "plain"]
-        plugin = [r for r in results if r.scenario == name and r.mode == "plugin"]
-        p, q = _median_rate(plain), _median_rate(plugin)
-        ratio = q / p if p else 0.0
-        lines.append(
-            f"| {name} | {_rates(plain)} | {_rates(plugin)} | {ratio:.2f} | {1 - ratio:.0%} "
-            f"| {_cpu_per_page(plain):.1f} | {_cpu_per_page(plugin):.1f} |"
-        )
-    profiled = [r for r in results if r.mode == "plugin" and r.worker]
-    if profiled:
-        lines += ["", *_breakdown(profiled)]
+        for kind in kinds:
+            plugin = [
+                r
+                for r in results
+                if r.scenario == name and r.mode == "plugin" and r.worker_kind == kind
+            ]
+            p, q = _median_rate(plain), _median_rate(plugin)
+            ratio = q / p if p else 0.0
+            lines.append(
+                f"| {name} | {kind} | {_rates(plain)} | {_rates(plugin)} | {ratio:.2f} "
+                f"| {1 - ratio:.0%} | {_cpu_per_page(plain):.1f} | {_cpu_per_page(plugin):.1f} "
+                f"| {_server_cpu_per_page([*plain, *plugin]):.1f} |"
+            )
+    for kind in kinds:
+        profiled = [r for r in results if r.mode == "plugin" and r.worker_kind == kind]
+        if any(r.worker for r in profiled):
+            lines += ["", *_breakdown(kind, profiled)]
     return "\n".join(lines)
 
 
@@ -353,37 +362,37 @@ def _rates(runs: Sequence[CrawlRun]) -> str:
 
 
 def _cpu_per_page(runs: Sequence[CrawlRun]) -> float:
-    return statistics.median(1000 * r.cpu_seconds / max(r.pages, 1) for r in runs) if runs else 0.0
+    return statistics.median(1000 * r.total_cpu / max(r.pages, 1) for r in runs) if runs else 0.0
 
 
-def _breakdown(runs: Sequence[CrawlRun]) -> list[str]:
-    """Where a plugin run's time goes, per response, summed over the profiled runs."""
+def _server_cpu_per_page(runs: Sequence[CrawlRun]) -> float:
+    return statistics.median(1000 * r.server_cpu / max(r.pages, 1) for r in runs) if runs else 0.0
+
+
+def _breakdown(kind: str, runs: Sequence[CrawlRun]) -> list[str]:
+    """Where the plugin's CPU goes, per response, summed over the runs of one worker."""
     pages = sum(r.pages for r in runs)
+    where = "its own process" if kind == "process" else "a thread of the crawl's process"
     rows = [
-        f"Where the plugin's time goes (all {len(runs)} plugin runs, {pages} responses; "
-        "ms per response):",
+        f"Where the plugin's CPU goes with the core in {where} (all {len(runs)} runs, "
+        f"{pages} responses; ms per response):",
         "",
-        "| part | CPU ms/page | wall ms/page | calls |",
-        "|---|---|---|---|",
+        "| part | CPU ms/page | calls |",
+        "|---|---|---|",
     ]
     reactor = sum(r.reactor_cpu for r in runs)
-    rows.append(f"| Scrapy (reactor thread CPU) | {1000 * reactor / pages:.1f} | | |")
-    kinds = list(dict.fromkeys(k for r in runs for k in r.worker))
-    total_cpu = 0.0
-    for kind in kinds:
-        cpu = sum(r.worker.get(kind, [0, 0, 0])[0] for r in runs)
-        wall = sum(r.worker.get(kind, [0, 0, 0])[1] for r in runs)
-        calls = int(sum(r.worker.get(kind, [0, 0, 0])[2] for r in runs))
-        total_cpu += cpu
-        rows.append(
-            f"| worker thread: {kind} | {1000 * cpu / pages:.1f} | {1000 * wall / pages:.1f} "
-            f"| {calls} |"
-        )
-    rows.append(f"| worker thread, all | {1000 * total_cpu / pages:.1f} | | |")
-    for what in sorted({k for r in runs for k in r.database}):
-        wall = sum(r.database.get(what, [0, 0])[0] for r in runs)
-        calls = int(sum(r.database.get(what, [0, 0])[1] for r in runs))
-        rows.append(f"| database `{what}` transactions | | {1000 * wall / pages:.2f} | {calls} |")
+    rows.append(
+        f"| Scrapy and the plugin's components (reactor thread) | {1000 * reactor / pages:.1f} | |"
+    )
+    ops = list(dict.fromkeys(op for r in runs for op in r.worker))
+    ops.sort(key=lambda op: list(_OPERATIONS).index(op) if op in _OPERATIONS else len(_OPERATIONS))
+    total = 0.0
+    for op in ops:
+        cpu = sum(r.worker.get(op, [0.0, 0])[0] for r in runs)
+        calls = int(sum(r.worker.get(op, [0.0, 0])[1] for r in runs))
+        total += cpu
+        rows.append(f"| core: {_OPERATIONS.get(op, op)} | {1000 * cpu / pages:.1f} | {calls} |")
+    rows.append(f"| core, all | {1000 * total / pages:.1f} | |")
     return rows
 
 
@@ -391,16 +400,15 @@ def _breakdown(runs: Sequence[CrawlRun]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``--child START_URL OUT SETTINGS_JSON [--profile]``: one crawl (used by the benchmark)."""
+    """``--child START_URL OUT SETTINGS_JSON``: one crawl (used by the benchmark)."""
     parser = argparse.ArgumentParser(prog="python -m scrapy_denoise.evaluation.crawl_bench")
     parser.add_argument("--child", nargs=3, metavar=("START_URL", "OUT", "SETTINGS_JSON"))
-    parser.add_argument("--profile", action="store_true")
     parser.add_argument("--site", default="flink-blog")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
     if args.child:
         start_url, out, settings = args.child
-        _child(start_url, Path(out), json.loads(settings), args.profile)
+        _child(start_url, Path(out), json.loads(settings))
         return 0
     table, _ = crawl_benchmark(site=args.site, runs=args.runs, progress=print)
     print(table)
@@ -408,5 +416,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    os.environ.pop("SCRAPY_SETTINGS_MODULE", None)  # the child's settings are all explicit
     sys.exit(main())

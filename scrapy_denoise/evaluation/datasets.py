@@ -38,6 +38,7 @@ __all__ = [
     "extract_www",
     "extraction_zip",
     "extraction_zips",
+    "has_truth",
     "holdout",
     "in_split",
     "iter_pages",
@@ -195,6 +196,12 @@ def count_pages(zip_path: str | Path, *, split: Split = "all", limit: int | None
     """How many pages :func:`iter_pages` will yield, reading only the index (for progress)."""
     with zipfile.ZipFile(zip_path) as archive:
         return sum(1 for _ in _selected(archive, split, limit))
+
+
+def has_truth(zip_path: str | Path) -> bool:
+    """Whether any page of the dataset has a non-empty true text (reads only the index)."""
+    with zipfile.ZipFile(zip_path) as archive:
+        return any((row.get("text") or "").strip() for row in _iter_index(archive, _INDEX))
 
 
 @dataclass(frozen=True, slots=True)

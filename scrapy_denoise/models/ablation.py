@@ -4,7 +4,7 @@ The paper's block SVM reads five ratios (R1-R5). The shipped model reads more (t
 position, tag kind, class/id words, the parent block, the neighbours, the page) and adds a
 second, context stage. Each addition has to show that it helps on pages the model never
 saw, so this module trains one model per variant on exactly the shipped model's training
-pages (the *dev* split of :data:`~.train_blocks.TRAIN_DATASETS`) with the shipped recipe
+pages (the *dev* split of :data:`~.train_blocks.SHIPPED_DATASETS`) with the shipped recipe
 (:func:`~.train_blocks.fit_model`), and scores every variant on the *holdout* pages of
 every dataset with truth, through the real extraction path (:class:`~scrapy_denoise.Denoiser`
 with the variant's model file, no store), all variants on the same decoded pages.
@@ -43,6 +43,7 @@ from .train_blocks import (
     DEFAULT_THRESHOLD,
     GRID_C,
     GRID_GAMMA,
+    SHIPPED_DATASETS,
     PageExamples,
     _fit_svm,
     _sample,
@@ -167,8 +168,8 @@ def ablation(
 
     ``limit`` caps the pages read per dataset on both sides (for quick runs and tests).
     """
-    kwargs: dict[str, Any] = {} if train_datasets is None else {"datasets": tuple(train_datasets)}
-    pages = collect(data_dir, progress=progress, limit=limit, **kwargs)
+    datasets = SHIPPED_DATASETS if train_datasets is None else tuple(train_datasets)
+    pages = collect(data_dir, datasets=datasets, progress=progress, limit=limit)
     chosen = list(chosen) if chosen is not None else variants()
     extractors: dict[str, Callable[[str, str | None], str]] = {}
     sizes: dict[str, int] = {}
