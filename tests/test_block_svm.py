@@ -15,7 +15,7 @@ from scrapy_denoise.methods.block_svm import (
     DEFAULT_MODEL_PATH,
     BlockEnsembleMethod,
     BlockSvmMethod,
-    _drop_comment_threads,
+    _drop_asides,
     select_rows,
 )
 from scrapy_denoise.methods.blocks import FEATURE_NAMES, Blocks, compute_blocks
@@ -269,7 +269,7 @@ def _page_with_comments(story: list[str]) -> str:
 def _all_rows_text(story: list[str]) -> str:
     blocks = compute_blocks(load_document(_page_with_comments(story)))
     # every block with text, as if the classifier had kept them all: the rule alone
-    rows = _drop_comment_threads(blocks, list(range(len(blocks.texts))))
+    rows = _drop_asides(blocks, list(range(len(blocks.texts))))
     return "\n".join(blocks.render(rows))
 
 
@@ -283,6 +283,40 @@ def test_comment_threads_are_dropped_when_the_article_is_long_enough() -> None:
 def test_comment_container_is_kept_when_it_holds_the_only_real_text() -> None:
     text = _all_rows_text(_STORY[:1])
     assert all(comment[:40] in text for comment in _COMMENTS)
+
+
+def _page_with_popular_list(story: list[str]) -> str:
+    paragraphs = "".join(f"<p>{text}</p>" for text in story)
+    # teasers of other stories: prose with one link each, as on The Atlantic's pages
+    teasers = "".join(
+        f'<li><h2><a href="/other/{k}">Another story {k}</a></h2><p>{text}</p></li>'
+        for k, text in enumerate(_COMMENTS)
+    )
+    return (
+        "<html><body><article><h1>Storm closes the coastal road</h1>"
+        f"{paragraphs}</article><div class='most-popular-container'>"
+        f"<ul class='mostPopular'>{teasers}</ul></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("story", "teasers_kept"), [(_STORY, False), (_STORY[:1], True)], ids=["long", "short"]
+)
+def test_lists_of_other_articles_are_dropped_like_comment_threads(
+    story: list[str], teasers_kept: bool
+) -> None:
+    blocks = compute_blocks(load_document(_page_with_popular_list(story)))
+    text = "\n".join(blocks.render(_drop_asides(blocks, list(range(len(blocks.texts))))))
+    assert all(paragraph[:40] in text for paragraph in story)
+    assert all((teaser[:40] in text) is teasers_kept for teaser in _COMMENTS)
+
+
+@pytest.mark.parametrize("name", ["entry-more", "__next", "nextPost", "read-more"])
+def test_continuation_words_do_not_mark_an_aside(name: str) -> None:
+    """ "more" and "next" name the rest of the article body too often for the rule."""
+    page = f"<html><body><div id='{name}'><p>{_STORY[0]}</p></div></body></html>"
+    blocks = compute_blocks(load_document(page))
+    assert not blocks.aside.any()
 
 
 def test_shipped_model_keeps_the_story_and_drops_the_comments() -> None:

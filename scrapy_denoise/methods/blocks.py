@@ -138,6 +138,19 @@ _CLASS_WORDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     ),
 )
 _N_CLASS = len(_CLASS_WORDS)
+#: Class/id words of containers whose text is not the article however much it reads like
+#: one: lists of other articles ("related", "most-popular", "recommended", "you may also
+#: like"). Not a feature but the mark of :attr:`Blocks.aside`. Narrower than the
+#: ``related`` feature group, whose "more", "next" and "prev" also name read-more
+#: continuations of the article body and framework roots (Next.js's ``__next``): a rule
+#: with those dropped article text on dragnet and wcxb development pages.
+_ASIDE_WORDS = (
+    frozenset({"most", "also"}),
+    ("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
+)
+_ASIDE_BIT = 1 << _N_CLASS
+#: the class/id bits that make a block an aside: the words above and the ``comment`` group
+_ASIDE_MASK = _ASIDE_BIT | 1 << [name for name, _, _ in _CLASS_WORDS].index("comment")
 _CLASS_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -213,6 +226,9 @@ class Blocks:
     #: own text of each text unit (pieces joined), parallel to ``text_units``
     texts: list[str] = field(default_factory=list)
     features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
+    #: per row: the unit or an ancestor is a comment thread or a list of other articles by
+    #: its class/id words (:data:`_ASIDE_WORDS`), text the extraction drops by rule
+    aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def node(self, row: int) -> int:
         """Node index of the text unit in feature row ``row``."""
@@ -305,6 +321,8 @@ def _token_mask(token: str) -> int:
         for bit, (_, words, prefixes) in enumerate(_CLASS_WORDS):
             if token in words or token.startswith(prefixes):
                 mask |= 1 << bit
+        if token in _ASIDE_WORDS[0] or token.startswith(_ASIDE_WORDS[1]):
+            mask |= _ASIDE_BIT
         if len(_TOKEN_MASKS) >= _CACHE_SIZE:
             _TOKEN_MASKS.clear()
         _TOKEN_MASKS[token] = mask
@@ -516,6 +534,7 @@ def _features(b: Blocks) -> None:
     c_own, c_anc = c["cls_nav"], c["anc_nav"]
     x[:, c_own : c_own + _N_CLASS] = (own_bits >> shifts) & 1
     x[:, c_anc : c_anc + _N_CLASS] = (anc_bits >> shifts) & 1
+    b.aside = ((own_bits | anc_bits)[:, 0] & _ASIDE_MASK) != 0
 
     # neighbours in reading order
     log_len = x[:, c["log_len"]]
