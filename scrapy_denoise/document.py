@@ -568,8 +568,23 @@ def load_document(
     # 0.20 ms per page).
     elements = list(root.iter(etree.Element))
     _drop_hidden(root, elements)
+    _drop_control_text(root)
     # Entities for unicode text the parser left as C1 controls and presentation forms.
     return _finish(url, root, head, encoding, warnings)
+
+
+def _drop_control_text(root: etree._Element) -> None:
+    """Empty the text of ``<option>`` and ``<textarea>``: a drop-down's choices (country and
+    job-title lists, archive months) and a form's prefilled input are not the page's text,
+    but inside a content block they read as its own and drag it along (one utomo page's
+    output was a registration form). The elements stay, because the page filter counts
+    form controls. Measured leaving one training dataset out at a time (four models trained
+    with and four without, scored on the left-out dataset's and the two never-trained
+    datasets' development pages): F1 better in 10 of 12 comparisons, by +0.003 to +0.030 on
+    the left-out datasets.
+    """
+    for el in root.iter("option", "textarea"):
+        el.text = None
 
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)

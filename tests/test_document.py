@@ -123,6 +123,19 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
         assert shown in text
 
 
+def test_form_controls_stay_but_their_text_goes() -> None:
+    doc = load_document(
+        "<html><body><div><p>The story.</p><form>Country: <select><option>Albania</option>"
+        "<option selected>Bulgaria</option></select> <textarea>Your comment</textarea> "
+        "then the rest.</form></div></body></html>"
+    )
+    text = "\n".join(doc.lines())
+    assert "The story." in text and "Country:" in text and "then the rest." in text
+    for control_text in ("Albania", "Bulgaria", "Your comment"):
+        assert control_text not in text
+    assert len(doc.root.xpath("//option")) == 2 and len(doc.root.xpath("//textarea")) == 1
+
+
 def test_hidden_element_first_in_its_parent_hands_its_tail_to_the_parent() -> None:
     doc = load_document("<html><body><p><b hidden>x</b>tail text</p></body></html>")
     assert doc.lines() == ["tail text"]
