@@ -76,14 +76,14 @@ def _features(html: str, url: str = _ARTICLE_URL) -> PageFeatures:
 
 def test_features_of_a_hand_written_page() -> None:
     f = _features(_FORM_PAGE, "http://example.com/news/2024/story.html")
-    # "Plain heading" + "Hello, world. This is text!": 12 + 23; the options' text is not the
-    # page's (load_document empties it), the options still count below
-    assert f.text_len == 35
+    # "Plain heading" + "Hello, world. This is text!" + the two options: 12 + 23 + 2 (the
+    # options' text is not in the tree, Document.control_text, but the paper counts it)
+    assert f.text_len == 37
     assert f.link_text_len == len("HomeNewsFirststoryNested")
     assert f.links == 4
     assert f.punctuation == 3  # , . ! outside links; the script's are gone
     assert f.images == 1
-    assert f.text_ratio == pytest.approx(35 / (35 + 24))
+    assert f.text_ratio == pytest.approx(37 / (37 + 24))
     # a heading counts when it holds a link anywhere inside it
     assert (f.linked_h1, f.linked_h2, f.linked_h3, f.linked_h4) == (0, 1, 1, 0)
     assert (f.inputs, f.textareas, f.selects, f.options) == (3, 1, 1, 2)
@@ -364,3 +364,21 @@ def test_every_page_type_in_the_data_has_a_label_decision(shared_data: Path) -> 
         ):
             types |= {json.loads(line).get("page_type") or "article" for line in f}
     assert types <= set(PAGE_TYPE_LABELS)
+
+
+def test_page_features_count_the_form_text_that_loading_removed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page model was trained on features with the controls' text in the page."""
+    from scrapy_denoise import document
+
+    page = (
+        "<html><body><p>Pick one, then write.</p><form><select>"
+        "<option>Fish &amp; chips, &lt;large&gt;</option><option> Soup&#13;\n</option></select>"
+        "<textarea>Dear editor, thanks!</textarea></form></body></html>"
+    )
+    assert "Fish" not in "\n".join(load_document(page).lines())
+    loaded = _features(page)
+    monkeypatch.setattr(document, "_drop_control_text", lambda root: ())
+    assert "Fish" in "\n".join(load_document(page).lines())
+    assert loaded == _features(page)

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 import lxml.etree as etree
 
-from ..document import Document
+from ..document import Document, text_chars
 
 __all__ = ["FEATURE_NAMES", "PUNCTUATION", "PageFeatures", "page_features", "url_depth"]
 
@@ -121,11 +121,25 @@ def _text_of(el: etree._Element) -> str:
     return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
+def _control_text(doc: Document) -> tuple[int, int, int]:
+    """Characters, punctuation marks and serialised length of the form controls' text that
+    loading took out of the tree (:attr:`Document.control_text`): the paper's features, and
+    the shipped model, count it as page text and markup."""
+    if not doc.control_text:
+        return 0, 0, 0
+    joined = "".join(doc.control_text)
+    # etree.tostring writes & < > and CR in text as &amp; &lt; &gt; &#13;
+    markup = len(joined) + 4 * joined.count("&") + 3 * joined.count("<")
+    markup += 3 * joined.count(">") + 4 * joined.count("\r")
+    return text_chars(joined), len(_PUNCTUATION_RE.findall(joined)), markup
+
+
 def page_features(doc: Document) -> PageFeatures:
+    control_chars, control_punct, control_markup = _control_text(doc)
     body_text = doc.text_len[0] if doc.nodes else 0
     link_text = doc.link_text_len[0] if doc.nodes else 0
-    text = body_text - link_text
-    punct = _punctuation(doc)
+    text = body_text - link_text + control_chars
+    punct = _punctuation(doc) + control_punct
     counts = dict.fromkeys((*_HEADINGS, *_CONTROLS, "radio"), 0)
     index, link_count = doc.index, doc.link_count
     # lxml filters by tag in C: only headings and controls reach Python.
@@ -140,7 +154,7 @@ def page_features(doc: Document) -> PageFeatures:
                 counts["radio"] += 1
     total = text + link_text
     return PageFeatures(
-        raw_text_len=_markup_len(doc),
+        raw_text_len=_markup_len(doc) + control_markup,
         text_len=text,
         punctuation=punct,
         links=doc.link_count[0] if doc.nodes else 0,
