@@ -311,6 +311,17 @@ def test_lists_of_other_articles_are_dropped_like_comment_threads(
     assert all((teaser[:40] in text) is teasers_kept for teaser in _COMMENTS)
 
 
+@pytest.mark.parametrize("chrome", ["aside", "nav", "footer"])
+def test_html5_page_chrome_marks_an_aside(chrome: str) -> None:
+    page = (
+        f"<html><body><article><p>{_STORY[0]}</p></article>"
+        f"<{chrome}><div><p>{_COMMENTS[0]}</p></div></{chrome}></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    flagged = {text[:40] for text, aside in zip(blocks.texts, blocks.aside, strict=True) if aside}
+    assert flagged == {_COMMENTS[0][:40]}
+
+
 @pytest.mark.parametrize("name", ["entry-more", "__next", "nextPost", "read-more"])
 def test_continuation_words_do_not_mark_an_aside(name: str) -> None:
     """ "more" and "next" name the rest of the article body too often for the rule."""

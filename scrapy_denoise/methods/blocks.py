@@ -148,6 +148,9 @@ _ASIDE_WORDS = (
     frozenset({"most", "also"}),
     ("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
 )
+#: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
+#: (not ``header``: an article's header holds its headline, which most truth keeps)
+_ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 _ASIDE_BIT = 1 << _N_CLASS
 #: the class/id bits that make a block an aside: the words above and the ``comment`` group
 _ASIDE_MASK = _ASIDE_BIT | 1 << [name for name, _, _ in _CLASS_WORDS].index("comment")
@@ -227,7 +230,8 @@ class Blocks:
     texts: list[str] = field(default_factory=list)
     features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
     #: per row: the unit or an ancestor is a comment thread or a list of other articles by
-    #: its class/id words (:data:`_ASIDE_WORDS`), text the extraction drops by rule
+    #: its class/id words (:data:`_ASIDE_WORDS`) or an ``aside``, ``nav`` or ``footer``
+    #: element: text the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def node(self, row: int) -> int:
@@ -525,6 +529,8 @@ def _features(b: Blocks) -> None:
         cls, ident = el.get("class"), el.get("id")
         if cls is not None or ident is not None:
             own_mask[i] = _class_mask(f"{cls or ''} {ident or ''}")
+        if tags[i] in _ASIDE_TAGS:
+            own_mask[i] |= _ASIDE_BIT
         if i:
             p = parent[i]
             anc_mask[i] = anc_mask[p] | own_mask[p]
