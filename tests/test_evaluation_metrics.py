@@ -19,6 +19,7 @@ from scrapy_denoise.evaluation.metrics import (
     lcs_length,
     lcs_prf,
     page_counts,
+    paired_f1_difference,
     shingles,
     tokenize,
 )
@@ -169,3 +170,22 @@ def test_lcs_is_fast_on_long_chinese_pages() -> None:
     score = lcs_prf(base, noisy)
     assert time.process_time() - start < 2.0
     assert score.recall is not None and 0.4 < score.recall < 0.6
+
+
+def test_paired_f1_difference_is_the_aggregate_difference_with_an_interval_around_it() -> None:
+    truths = [f"story {k} about the harbour budget and the rain" for k in range(40)]
+    good = [page_counts(t, t if k % 4 else t + " read more") for k, t in enumerate(truths)]
+    bad = [page_counts(t, t if k % 2 else "menu home news sport") for k, t in enumerate(truths)]
+    found = paired_f1_difference(good, bad)
+    assert found is not None
+    a, b = Aggregate(), Aggregate()
+    a.extend(good)
+    b.extend(bad)
+    assert a.f1 is not None and b.f1 is not None
+    assert found.diff == pytest.approx(a.f1 - b.f1)
+    assert found.low < found.diff < found.high
+    assert found.low > 0  # 20 of 40 pages wrong: no resample makes them equal
+    assert paired_f1_difference(good, good) == (0.0, 0.0, 0.0)
+    assert paired_f1_difference([None], [None]) is None
+    with pytest.raises(ValueError):
+        paired_f1_difference(good, good[:-1])

@@ -165,13 +165,23 @@ def test_format_table_has_ratio_to_reference_and_notes() -> None:
     )
     lines = table.splitlines()
     assert lines[0] == (
-        "| dataset | extractor | pages | P | R | F1 | pages/CPU-s | CPU time vs trafilatura |"
+        "| dataset | extractor | pages | P | R | F1 | F1 - trafilatura (95 % interval) | "
+        "pages/CPU-s | CPU time vs trafilatura |"
     )
-    assert "| dragnet | ours | 10 | 0.500 | 0.500 | 0.500 | 10.0 | 0.50x |" in lines
-    assert "| gne-tests | ours | 10 | — | — | — | 10.0 | 0.25x |" in lines
-    assert "| zh-site | ours | 10 | 0.700 | 0.700 | 0.700 | 10.0 | — |" in lines
+    # no page records kept: no interval
+    assert "| dragnet | ours | 10 | 0.500 | 0.500 | 0.500 | — | 10.0 | 0.50x |" in lines
+    assert "| gne-tests | ours | 10 | — | — | — | — | 10.0 | 0.25x |" in lines
+    assert "| zh-site | ours | 10 | 0.700 | 0.700 | 0.700 | — | 10.0 | — |" in lines
     assert "- gne-tests: no ground truth, pages and speed only" in lines
     assert any("zh-site / ours: character LCS P 0.900, R 0.800, F1 0.850" in x for x in lines)
+
+
+def test_format_table_gives_the_f1_difference_with_its_interval_from_page_records() -> None:
+    pages = [_page("1" if k % 2 else "2") for k in range(30)]
+    results = evaluate(pages, {"trafilatura": _empty, "ours": _oracle}, keep_pages=True)
+    row = next(line for line in format_table({"toy": results}).splitlines() if "| ours |" in line)
+    # every page: the oracle's F1 1 against 0 for the empty output, on every resample
+    assert "| +1.000 (+1.000 to +1.000) |" in row
 
 
 def test_to_json_round_trips_the_numbers() -> None:

@@ -67,6 +67,7 @@ def extraction_benchmark(
             split=split,
             limit=limit,
             progress=progress(name) if progress else None,
+            keep_pages=True,  # for the bootstrap interval of the F1 differences
         )
     table = format_table(results, reference="trafilatura" if with_peers else "")
     summary = _summary(results)

@@ -20,16 +20,20 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
 from rapidfuzz.distance import LCSseq
 
 __all__ = [
     "SHINGLE_SIZE",
     "Aggregate",
+    "F1Difference",
     "LcsAggregate",
     "LcsScore",
     "PageCounts",
@@ -37,6 +41,7 @@ __all__ = [
     "lcs_length",
     "lcs_prf",
     "page_counts",
+    "paired_f1_difference",
     "shingles",
     "tokenize",
 ]
@@ -124,6 +129,62 @@ def f1_score(precision: float | None, recall: float | None) -> float | None:
     if precision + recall == 0:
         return 0.0
     return 2 * precision * recall / (precision + recall)
+
+
+class F1Difference(NamedTuple):
+    """F1 of one extractor minus another's on the same pages, with a bootstrap interval."""
+
+    diff: float
+    low: float
+    high: float
+
+
+def _macro_f1(
+    precision: npt.NDArray[np.float64], recall: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """:attr:`Aggregate.f1` of each row of page scores (NaN = undefined, as None there)."""
+    with warnings.catch_warnings():  # a row without any defined score: F1 0, as there
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = np.nan_to_num(np.nanmean(precision, axis=-1), nan=0.0)
+        r = np.nan_to_num(np.nanmean(recall, axis=-1), nan=0.0)
+    total = p + r
+    return np.divide(2 * p * r, total, out=np.zeros_like(total), where=total > 0)
+
+
+def paired_f1_difference(
+    first: Sequence[PageCounts | None],
+    second: Sequence[PageCounts | None],
+    *,
+    rounds: int = 2000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> F1Difference | None:
+    """F1(first) - F1(second) over the same pages, and its percentile bootstrap interval.
+
+    Pages are resampled in pairs (both extractors' scores of one page together), so the
+    interval reflects how much the difference depends on which pages a dataset happens to
+    hold: a difference whose interval contains 0 is not one the data can tell from a tie.
+    Pages without truth (None) are left out. None when no page has truth.
+    """
+    if len(first) != len(second):
+        raise ValueError("the two extractors must be scored on the same pages")
+    pairs = [(a, b) for a, b in zip(first, second, strict=True) if a is not None and b is not None]
+    if not pairs:
+        return None
+
+    def scores(k: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        p = [np.nan if c[k].precision is None else c[k].precision for c in pairs]
+        r = [np.nan if c[k].recall is None else c[k].recall for c in pairs]
+        return np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+
+    (p1, r1), (p2, r2) = scores(0), scores(1)
+    diff = float(_macro_f1(p1, r1) - _macro_f1(p2, r2))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(pairs), size=(rounds, len(pairs)))
+    boot = _macro_f1(p1[idx], r1[idx]) - _macro_f1(p2[idx], r2[idx])
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(boot, [tail, 100 - tail])
+    return F1Difference(diff, float(low), float(high))
 
 
 def _mean(values: list[float]) -> float | None:

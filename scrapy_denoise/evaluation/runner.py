@@ -31,6 +31,7 @@ from scrapy_denoise.evaluation.metrics import (
     PageCounts,
     lcs_prf,
     page_counts,
+    paired_f1_difference,
 )
 
 __all__ = [
@@ -248,18 +249,37 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+def _difference(result: Result, ref: Result | None) -> str:
+    """F1 minus the reference's with its paired bootstrap interval, from the page records
+    (:func:`evaluate` with ``keep_pages``); a dash without them or for the reference."""
+    if ref is None or ref is result or not result.page_records:
+        return "—"
+    if len(ref.page_records) != len(result.page_records):
+        return "—"
+    found = paired_f1_difference(
+        [r.counts for r in result.page_records], [r.counts for r in ref.page_records]
+    )
+    if found is None:
+        return "—"
+    return f"{found.diff:+.3f} ({found.low:+.3f} to {found.high:+.3f})"
+
+
 def format_table(
     results_by_dataset: Mapping[str, Mapping[str, Result]], reference: str = "trafilatura"
 ) -> str:
     """Markdown table, one row per (dataset, extractor), plus footnotes.
 
     The CPU ratio compares with ``reference`` on the same dataset in the same run, the only
-    speed comparison that survives a change of machine. Footnotes carry what the columns
-    cannot: datasets without ground truth (speed only), Chinese LCS scores and errors.
+    speed comparison that survives a change of machine. The F1 difference with the
+    reference comes with a paired bootstrap interval when the results kept their page
+    records: on a few hundred pages a difference of a point or two can be chance.
+    Footnotes carry what the columns cannot: datasets without ground truth (speed only),
+    Chinese LCS scores and errors.
     """
     lines = [
-        f"| dataset | extractor | pages | P | R | F1 | pages/CPU-s | CPU time vs {reference} |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        f"| dataset | extractor | pages | P | R | F1 | F1 - {reference} (95 % interval) | "
+        f"pages/CPU-s | CPU time vs {reference} |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     notes: list[str] = []
     for dataset, results in results_by_dataset.items():
@@ -270,7 +290,7 @@ def format_table(
                 ratio = f"{result.cpu_seconds / ref.cpu_seconds:.2f}x"
             lines.append(
                 f"| {dataset} | {name} | {result.pages} | {_fmt(result.precision)} | "
-                f"{_fmt(result.recall)} | {_fmt(result.f1)} | "
+                f"{_fmt(result.recall)} | {_fmt(result.f1)} | {_difference(result, ref)} | "
                 f"{_fmt(result.pages_per_cpu_second, 1)} | {ratio} |"
             )
             if result.lcs_pages:
