@@ -99,6 +99,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             limit=args.limit,
             split=args.split,
             progress=None if args.quiet else _progress(name),
+            keep_pages=bool(args.compare),  # the F1 differences' bootstrap intervals
         )
     reference = "trafilatura" if args.compare and "trafilatura" in args.compare else ""
     print(to_json(results) if args.json else format_table(results, reference=reference))
