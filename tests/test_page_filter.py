@@ -129,6 +129,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/categories/news/",
         "/category/world/index.html",
         "/author/jane-doe/",
+        "/section/world/",
+        "/zh/sections/",
         "/archives/",
         "/blog/archives/2015/11/",
         "/page/2/",
@@ -159,6 +161,7 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/leadership/why-tutoring-works/2025/11",
         "/blog/product-feed-specs",
         "/story.php?page=2",  # page 2 of an article
+        "/section/world/2024/05/03/harbour-budget.html",  # an article filed in a section
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

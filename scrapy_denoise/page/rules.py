@@ -43,8 +43,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"log-?in|sign-?in|sign-?up|register",
     # search result pages, with or without the query as a segment
     r"search(?:\.\w+)?(?:/[^/]+)?",
-    # taxonomy pages: the index of tags/categories/authors, or one term's list
-    r"(?:tags?|categor(?:y|ies)|authors?|labels?)(?:/[^/]+)?",
+    # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
+    # (news CMSs file their section fronts as /section/world/)
+    r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?)(?:/[^/]+)?",
     # archive indexes and their date pages; /archives/123 (a WordPress post id) stays out.
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
     r"archives?(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
