@@ -228,7 +228,7 @@ class DenoiseConfig:
         default=_RULES.url_patterns,
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
-            "(``url_pattern``): site maps, feeds, forms, search, tag/category/author "
+            "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
             "pages, archives, paging. An empty list switches the rule off.",
             "list",
             "``scrapy_denoise.page.rules.DEFAULT_URL_PATTERNS``",
