@@ -322,6 +322,17 @@ def test_html5_page_chrome_marks_an_aside(chrome: str) -> None:
     assert flagged == {_COMMENTS[0][:40]}
 
 
+@pytest.mark.parametrize("name", ["lml-data-consent", "cookieNotice", "gdpr-banner"])
+def test_consent_notices_mark_an_aside(name: str) -> None:
+    page = (
+        f"<html><body><div id='{name}'><h3>About your personal data</h3>"
+        f"<p>{_COMMENTS[0]}</p></div><article><p>{_STORY[0]}</p></article></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    flagged = {text[:40] for text, aside in zip(blocks.texts, blocks.aside, strict=True) if aside}
+    assert flagged == {"About your personal data", _COMMENTS[0][:40]}
+
+
 @pytest.mark.parametrize("name", ["entry-more", "__next", "nextPost", "read-more"])
 def test_continuation_words_do_not_mark_an_aside(name: str) -> None:
     """ "more" and "next" name the rest of the article body too often for the rule."""

@@ -140,13 +140,18 @@ _CLASS_WORDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
 _N_CLASS = len(_CLASS_WORDS)
 #: Class/id words of containers whose text is not the article however much it reads like
 #: one: lists of other articles ("related", "most-popular", "recommended", "you may also
-#: like"). Not a feature but the mark of :attr:`Blocks.aside`. Narrower than the
+#: like") and cookie or data-consent notices (GDPR dialogs are paragraphs of well-punctuated
+#: prose about analytics and ads, which the classifiers kept on a google-trends page). Not a
+#: feature but the mark of :attr:`Blocks.aside`. Narrower than the
 #: ``related`` feature group, whose "more", "next" and "prev" also name read-more
 #: continuations of the article body and framework roots (Next.js's ``__next``): a rule
 #: with those dropped article text on dragnet and wcxb development pages.
 _ASIDE_WORDS = (
     frozenset({"most", "also"}),
-    ("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
+    (
+        *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
+        *("consent", "cookie", "gdpr"),
+    ),
 )
 #: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
 #: (not ``header``: an article's header holds its headline, which most truth keeps)
