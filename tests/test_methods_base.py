@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from scrapy_denoise.document import load_document
-from scrapy_denoise.methods import create_method
+from scrapy_denoise.methods import DEFAULT_METHOD, create_method
 from scrapy_denoise.methods.base import (
     Extraction,
     Method,
@@ -77,3 +77,11 @@ def test_the_three_methods_satisfy_the_protocol_and_are_registered() -> None:
     for method in methods:
         assert type(create_method(method.name)) is type(method)
         assert isinstance(method.extract(load_document(PAGES[0])), Extraction)
+
+
+@pytest.mark.parametrize("key", ["default", DEFAULT_METHOD])
+def test_default_method_takes_overrides_under_either_name(key: str) -> None:
+    """{"default": {...}} in DENOISE_METHOD_PARAMS used to be ignored without a word."""
+    method = create_method("default", {key: {"svm_weight": 0.25}})
+    assert type(method).__name__ == "BlockEnsembleMethod"
+    assert method.svm_weight == 0.25  # type: ignore[attr-defined]

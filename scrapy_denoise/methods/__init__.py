@@ -33,8 +33,13 @@ class UnknownMethodError(ValueError):
 
 def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None = None) -> Method:
     """Build the method called ``name`` with its parameter overrides from ``params[name]``."""
+    params = params or {}
+    # Overrides given for "default" apply to whichever method the default is; without this
+    # a {"default": {...}} from DENOISE_METHOD_PARAMS was silently ignored.
+    overrides = dict(params.get(name, {}))
     if name == "default":
         name = DEFAULT_METHOD
+        overrides = {**params.get(name, {}), **overrides}
     target = METHODS.get(name)
     if target is None:
         choices = ", ".join(["default", *METHODS])
@@ -42,6 +47,5 @@ def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None =
     module_name, class_name = target.split(":")
     module = importlib.import_module(f"{__name__}.{module_name}")
     cls = getattr(module, class_name)
-    overrides = dict((params or {}).get(name, {}))
     method: Method = cls(**overrides) if overrides else cls()
     return method
