@@ -565,6 +565,7 @@ def load_document(
     if _cut_after(root, max_nodes) and "truncated" not in warnings:
         warnings.append("truncated")
     head = _collect_head(root)
+    _open_noscript_page(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     # A local, so alive until the Document is built: refresh then finds every element's
     # lxml proxy made already instead of making and freeing each one a second time (0.07 of
@@ -608,12 +609,38 @@ def _is_hidden(el: etree._Element) -> bool:
     return bool(_HIDDEN_STYLE.search(el.get("style") or ""))
 
 
+#: a hidden element with at least this many characters of text is weighed against the page
+#: (see :func:`_drop_hidden`); below it, it is removed without counting the page's text
+_VEIL_MIN_CHARS = 200
+#: hidden elements weighed against the page at most, per page
+_VEIL_PROBES = 16
+#: the share of the page's text that makes a hidden element the page itself
+_VEIL_SHARE = 0.9
+#: the id React's streaming server renderer gives a Suspense boundary's hidden content
+_REACT_STREAMED = re.compile(r"S:\d+$")
+
+
 def _drop_hidden(root: etree._Element, elements: list[etree._Element]) -> None:
     """Remove what a reader never sees: elements hidden by ``hidden``, ``aria-hidden``
     or an inline ``display:none`` / ``visibility:hidden`` (Mozilla Readability's
     visibility test). Hidden login modals, widget templates and web-archive banners read
     like prose and were the largest source of kept noise on utomo-big9-chaos dev pages.
-    The tail of a removed element is the parent's visible text and stays."""
+    The tail of a removed element is the parent's visible text and stays.
+
+    Two kinds of hidden element are shown by the page's scripts, so they stay:
+
+    * React's streamed Suspense content, ``<div hidden id="S:0">``: server rendering sends
+      the part of the page that was not ready in time (often the whole article) as a
+      hidden div at the end of the body, and a script moves it into place;
+    * a *veil*: a hidden element that holds nearly all of the page's text
+      (:data:`_VEIL_SHARE`) is the page itself, hidden until its scripts run (Next.js
+      and GeeksforGeeks wrap the body in ``visibility:hidden`` against a flash of unstyled
+      content). Hidden cookie-vendor lists and AMP lightboxes can hold over 80 % of a
+      page's text, hence the high share.
+
+    Removing both left wcxb development pages with no text at all (11 of them), articles
+    the page filter then dropped as ``little_text``.
+    """
     # ``elements`` are the tree's elements in document order, taken before any removal as an
     # XPath would; three attribute reads per element cost two thirds of
     # ``//*[@hidden or @style or @aria-hidden]``.
@@ -624,9 +651,21 @@ def _drop_hidden(root: etree._Element, elements: list[etree._Element]) -> None:
         or el.get("hidden") is not None
         or el.get("aria-hidden") is not None
     ]
+    page_chars = -1  # counted on first need: most pages hide only a few small elements
+    probes = 0
     for el in maybe_hidden:
         if el is root or el.tag in ("html", "body") or not _is_hidden(el):
             continue
+        if _REACT_STREAMED.match(el.get("id") or ""):
+            continue
+        # Each probe counts a subtree; the cap keeps a hostile chain of nested hidden
+        # elements linear (a real veil is among the first hidden elements of a page).
+        probes += 1
+        if probes <= _VEIL_PROBES and _text_chars_in(el, stop=_VEIL_MIN_CHARS) >= _VEIL_MIN_CHARS:
+            if page_chars < 0:
+                page_chars = _text_chars_in(root)
+            if _text_chars_in(el) >= _VEIL_SHARE * page_chars:
+                continue
         parent = el.getparent()
         if parent is None:
             continue  # inside an element removed earlier in this loop
@@ -638,6 +677,51 @@ def _drop_hidden(root: etree._Element, elements: list[etree._Element]) -> None:
             else:
                 parent.text = (parent.text or "") + tail
         parent.remove(el)
+
+
+def _open_noscript_page(root: etree._Element) -> None:
+    """Unwrap the ``<noscript>`` elements when they hold most of the page's text.
+
+    ``<noscript>`` is usually a tracking pixel or an "enable JavaScript" line, dropped with
+    the scripts. But single-page apps serve their no-script page there: Discourse forums
+    put the whole server-rendered topic in a ``<noscript>`` under a script-driven splash
+    screen. A crawler runs no scripts, so that version is the page it got; dropping it left
+    nothing to extract (wcxb development pages: 6 Discourse topics with no text at all).
+    """
+    if root.find(".//noscript/*") is None:
+        return  # no noscript with elements in it: the common case, one scan in C
+    # the outermost ones only: nested noscripts would be counted twice
+    noscripts = _OUTER_NOSCRIPTS(root)
+    body = root.find("body")
+    if body is None:
+        return
+    inside = sum(_text_chars_in(el, skip=_INVISIBLE) for el in noscripts)
+    if inside < _VEIL_MIN_CHARS or 2 * inside <= _text_chars_in(body, skip=_INVISIBLE):
+        return
+    # no nested noscript survives the parser, so each element is opened once
+    etree.strip_tags(root, "noscript")
+
+
+_OUTER_NOSCRIPTS = etree.XPath("//noscript[* and not(ancestor::noscript)]")
+#: text that is never shown, wherever it sits: not counted by :func:`_open_noscript_page`,
+#: which runs before these elements are dropped
+_INVISIBLE = frozenset({"script", "style", "template", "head", "svg"})
+
+
+def _text_chars_in(
+    el: etree._Element, stop: int | None = None, skip: frozenset[str] = frozenset()
+) -> int:
+    """Text characters in ``el``'s subtree (not its tail), counting no further than
+    ``stop`` when given, leaving out the text inside ``skip`` elements."""
+    total = 0
+    for text in el.itertext():
+        total += text_chars(text)
+        if stop is not None and total >= stop:
+            return total
+    if skip:
+        for hidden in el.iter(*skip):
+            total -= sum(text_chars(text) for text in hidden.itertext())
+    return max(total, 0)
 
 
 def _parse(text: str) -> tuple[etree._Element | None, bool]:

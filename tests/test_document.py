@@ -123,6 +123,58 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
         assert shown in text
 
 
+_ARTICLE = "<h1>Storm closes the coastal road</h1>" + (
+    "<p>The council shut the road on Tuesday after waves broke over the sea wall.</p>" * 6
+)
+
+
+def test_a_hidden_veil_over_the_whole_page_stays() -> None:
+    """Next.js-style anti-flicker wrapper: hidden until scripts run, but it is the page."""
+    doc = load_document(
+        '<html><body><div style="visibility:hidden">'
+        f'{_ARTICLE}<div class="modal" hidden>Sign in to continue</div>'
+        "</div></body></html>"
+    )
+    text = doc.text()
+    assert "Storm closes the coastal road" in text
+    assert "Sign in to continue" not in text  # hidden inside the veil: still hidden
+
+
+def test_a_hidden_element_with_most_but_not_all_the_text_goes() -> None:
+    # a hidden cookie-vendor list or lightbox can outweigh the article, but not erase it
+    page = f"<html><body><article>{_ARTICLE}</article><div style='display:none'>"
+    page += "<p>Vendor list entry with its purposes and legitimate interests.</p>" * 12
+    doc = load_document(page + "</div></body></html>")
+    assert "Storm closes" in doc.text() and "Vendor list" not in doc.text()
+
+
+def test_react_streamed_suspense_content_stays() -> None:
+    doc = load_document(
+        '<html><body><nav>Home News Sport</nav><template id="B:0"></template>'
+        f'<div hidden id="S:0">{_ARTICLE}</div><div hidden id="other">Tooltip</div>'
+        "</body></html>"
+    )
+    assert "Storm closes" in doc.text() and "Tooltip" not in doc.text()
+
+
+def test_a_noscript_page_is_opened_when_it_holds_the_text() -> None:
+    """Discourse serves the topic inside <noscript>, under a script-driven splash."""
+    doc = load_document(
+        "<html><body><section id='splash'>Loading...</section>"
+        f"<noscript><div id='main-outlet'>{_ARTICLE}</div></noscript></body></html>"
+    )
+    assert "Storm closes" in doc.text()
+
+
+def test_a_small_noscript_is_dropped() -> None:
+    doc = load_document(
+        f"<html><body><article>{_ARTICLE}</article>"
+        "<noscript><p>Please enable JavaScript to view the comments.</p></noscript>"
+        "</body></html>"
+    )
+    assert "enable JavaScript" not in doc.text()
+
+
 def test_form_controls_stay_but_their_text_goes() -> None:
     doc = load_document(
         "<html><body><div><p>The story.</p><form>Country: <select><option>Albania</option>"
