@@ -333,6 +333,18 @@ def test_consent_notices_mark_an_aside(name: str) -> None:
     assert flagged == {"About your personal data", _COMMENTS[0][:40]}
 
 
+@pytest.mark.parametrize(("field", "flagged"), [("password", True), ("email", False)])
+def test_sign_in_forms_mark_an_aside(field: str, flagged: bool) -> None:
+    page = (
+        f"<html><body><article><p>{_STORY[0]}</p><form><p>{_COMMENTS[0]}</p>"
+        f"<label>Email address</label><input type='email'><input type='{field}'>"
+        "</form></article></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    marked = {text[:40] for text, aside in zip(blocks.texts, blocks.aside, strict=True) if aside}
+    assert marked == ({_COMMENTS[0][:40], "Email address"} if flagged else set())
+
+
 @pytest.mark.parametrize("name", ["entry-more", "__next", "nextPost", "read-more"])
 def test_continuation_words_do_not_mark_an_aside(name: str) -> None:
     """ "more" and "next" name the rest of the article body too often for the rule."""
