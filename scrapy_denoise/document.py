@@ -661,11 +661,13 @@ def _drop_hidden(root: etree._Element, elements: list[etree._Element]) -> None:
         # Each probe counts a subtree; the cap keeps a hostile chain of nested hidden
         # elements linear (a real veil is among the first hidden elements of a page).
         probes += 1
-        if probes <= _VEIL_PROBES and _text_chars_in(el, stop=_VEIL_MIN_CHARS) >= _VEIL_MIN_CHARS:
-            if page_chars < 0:
-                page_chars = _text_chars_in(root)
-            if _text_chars_in(el) >= _VEIL_SHARE * page_chars:
-                continue
+        if probes <= _VEIL_PROBES:
+            chars = _text_chars_in(el)
+            if chars >= _VEIL_MIN_CHARS:
+                if page_chars < 0:
+                    page_chars = _text_chars_in(root)
+                if chars >= _VEIL_SHARE * page_chars:
+                    continue
         parent = el.getparent()
         if parent is None:
             continue  # inside an element removed earlier in this loop
@@ -708,19 +710,16 @@ _OUTER_NOSCRIPTS = etree.XPath("//noscript[* and not(ancestor::noscript)]")
 _INVISIBLE = frozenset({"script", "style", "template", "head", "svg"})
 
 
-def _text_chars_in(
-    el: etree._Element, stop: int | None = None, skip: frozenset[str] = frozenset()
-) -> int:
-    """Text characters in ``el``'s subtree (not its tail), counting no further than
-    ``stop`` when given, leaving out the text inside ``skip`` elements."""
-    total = 0
-    for text in el.itertext():
-        total += text_chars(text)
-        if stop is not None and total >= stop:
-            return total
+def _text_chars_in(el: etree._Element, skip: frozenset[str] = frozenset()) -> int:
+    """Text characters in ``el``'s subtree (not its tail), leaving out the text inside
+    ``skip`` elements. libxml2 serialises the text in one call, several times faster than
+    counting the pieces of ``itertext`` (0.6 ms per page while only hidden elements used it)."""
+    total = text_chars(etree.tostring(el, method="text", encoding=str, with_tail=False))
     if skip:
         for hidden in el.iter(*skip):
-            total -= sum(text_chars(text) for text in hidden.itertext())
+            total -= text_chars(
+                etree.tostring(hidden, method="text", encoding=str, with_tail=False)
+            )
     return max(total, 0)
 
 
