@@ -183,6 +183,18 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
         "council", "\x01\x02\x0b\x0c\x1b\x7f\x80\x9f\ufffe\uffff"
     ).encode(),
     "xml-declaration-utf16": lambda: b'<?xml version="1.0" encoding="UTF-16"?>' + _ARTICLE.encode(),
+    # every level a veil candidate (hidden, most of the page's text below it)
+    "deep-hidden-veils": lambda: (
+        b"<html><body>" + (b"<div hidden>" + b"y" * 250) * 50_000 + b"</body></html>"
+    ),
+    "many-hidden-texts": lambda: (
+        b"<html><body>"
+        + (b"<div hidden><p>" + b"w" * 250 + b"</p></div>") * 50_000
+        + b"</body></html>"
+    ),
+    "deep-noscripts": lambda: (
+        b"<html><body>" + (b"<noscript><p>" + b"z" * 250) * 50_000 + b"</body></html>"
+    ),
 }
 
 
