@@ -702,7 +702,6 @@ def _open_noscript_page(root: etree._Element) -> None:
     inside = sum(_text_chars_in(el, skip=_INVISIBLE) for el in noscripts)
     if inside < _VEIL_MIN_CHARS or 2 * inside <= _text_chars_in(body, skip=_INVISIBLE):
         return
-    # no nested noscript survives the parser, so each element is opened once
     etree.strip_tags(root, "noscript")
 
 

@@ -341,7 +341,7 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
 @pytest.mark.parametrize(("field", "flagged"), [("password", True), ("email", False)])
 def test_sign_in_forms_mark_an_aside(field: str, flagged: bool) -> None:
     page = (
-        f"<html><body><article><p>{_STORY[0]}</p><form><p>{_COMMENTS[0]}</p>"
+        f"<html><body><article><p>{_STORY[0]}</p><form class='signup'><p>{_COMMENTS[0]}</p>"
         f"<label>Email address</label><input type='email'><input type='{field}'>"
         "</form></article></body></html>"
     )

@@ -419,20 +419,17 @@ def compute_blocks(doc: Document, *, unit_tags: frozenset[str] = UNIT_TAGS) -> B
     return blocks
 
 
-def _mark_login_forms(doc: Document, needed: list[bool], own_mask: list[int]) -> None:
-    """Mark forms with a password field as asides: sign-in and registration forms, whose
+def _has_password_field(doc: Document, form: int) -> bool:
+    """Whether the form at node ``form`` is a sign-in or registration form, an aside: its
     labels, help text and interest lists inside a content block were kept as its text (a
     Mondaq page on utomo-big9-chaos; dev F1 +0.1 point there, the other datasets
     unchanged). A page-wide ASP.NET form with a login box holds the article too, and the
     rule's character floor (``block_svm.ASIDE_CUT_MIN_CHARS``) leaves such pages alone."""
-    tags, end, nodes = doc.tags, doc.end, doc.nodes
-    for i, tag in enumerate(tags):
-        if tag != "form" or not needed[i]:
-            continue
-        for j in range(i + 1, end[i] + 1):
-            if tags[j] == "input" and (nodes[j].get("type") or "").lower() == "password":
-                own_mask[i] |= _ASIDE_BIT
-                break
+    tags, nodes = doc.tags, doc.nodes
+    return any(
+        tags[j] == "input" and (nodes[j].get("type") or "").lower() == "password"
+        for j in range(form + 1, doc.end[form] + 1)
+    )
 
 
 def _features(b: Blocks) -> None:
@@ -545,13 +542,12 @@ def _features(b: Blocks) -> None:
             u = parent[u]
     own_mask = [0] * n
     anc_mask = [0] * n
-    _mark_login_forms(doc, needed, own_mask)
     for i in itertools.compress(range(n), needed):  # pre-order: parents come first
         el = nodes[i]
         cls, ident = el.get("class"), el.get("id")
         if cls is not None or ident is not None:
             own_mask[i] = _class_mask(f"{cls or ''} {ident or ''}")
-        if tags[i] in _ASIDE_TAGS:
+        if tags[i] in _ASIDE_TAGS or (tags[i] == "form" and _has_password_field(doc, i)):
             own_mask[i] |= _ASIDE_BIT
         if i:
             p = parent[i]
