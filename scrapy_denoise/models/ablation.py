@@ -5,9 +5,7 @@ position, tag kind, class/id words, the parent block, the neighbours, the page) 
 second, context stage. Each addition has to show that it helps on pages the model never
 saw, so this module trains one model per variant on exactly the shipped model's training
 pages (the *dev* split of :data:`~.train_blocks.SHIPPED_DATASETS`) with the shipped recipe
-(:func:`~.train_blocks.fit_model`) on a smaller sample (2,000 blocks a class rather than
-60,000, so that a dozen variants fit in minutes; the shipped model itself is not one of
-them), and scores every variant on the *holdout* pages of
+(:func:`~.train_blocks.fit_model`), and scores every variant on the *holdout* pages of
 every dataset with truth, through the real extraction path (:class:`~scrapy_denoise.Denoiser`
 with the variant's model file, no store), all variants on the same decoded pages.
 
@@ -45,7 +43,6 @@ from .train_blocks import (
     DEFAULT_THRESHOLD,
     GRID_C,
     GRID_GAMMA,
-    LANDMARKS,
     SHIPPED_DATASETS,
     PageExamples,
     _fit_svm,
@@ -57,9 +54,6 @@ from .train_blocks import (
 __all__ = ["FEATURE_GROUPS", "AblationRow", "Variant", "ablation", "format_ablation", "variants"]
 
 Progress = Callable[[str], Any]
-#: pages whose cross-fitted margins train a variant's context stage (the shipped recipe reads
-#: 1,500; a variant is one of a dozen fits, so each reads fewer, as it does fewer blocks)
-_CONTEXT_PAGES = 700
 
 
 def _named(prefixes: tuple[str, ...]) -> tuple[str, ...]:
@@ -141,9 +135,8 @@ def _fit_variant(
 ) -> tuple[Any, int]:
     if variant.context:
         model, report = fit_model(
-            pages, features=variant.features, per_class=per_class,
-            context_per_class=per_class * 3 // 4, context_pages=_CONTEXT_PAGES, folds=folds,
-            seed=seed, progress=progress,
+            pages, features=variant.features, per_class=per_class, folds=folds, seed=seed,
+            progress=progress,
         )  # fmt: skip
         return model, int(report["block_svm"]["support_vectors"]) + int(
             report["context_svm"]["support_vectors"]
@@ -154,7 +147,7 @@ def _fit_variant(
     grid = {"C": GRID_C, "gamma": [g / len(columns) for g in GRID_GAMMA]}
     model, report = _fit_svm(
         x, y, groups, list(variant.features), grid=grid, search_per_class=min(600, per_class),
-        folds=folds, centres=LANDMARKS, seed=seed, progress=progress, what=variant.name,
+        folds=folds, seed=seed, progress=progress, what=variant.name,
     )  # fmt: skip
     return model, int(report["support_vectors"])
 

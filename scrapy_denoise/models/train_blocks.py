@@ -13,24 +13,12 @@ text and 0 otherwise. A block is **main text** when its match is at least
 mix both and are left out of training, as are pages whose truth is empty.
 
 Sampling and fitting (§6: balanced classes by sampling the noise class, RBF kernel, 10-fold
-cross-validation): noise blocks outnumber main-text blocks about two and a half to one, so
-noise is sampled down to the main-text count (seeded), at most ``per_class`` each. Features
-are standardised with the sample's mean and deviation (stored in the model as ``scale`` and
-``offset``), and ``C`` and ``gamma`` are chosen by a 10-fold ``GridSearchCV`` of an exact
-RBF ``SVC`` on a subsample.
-
-The SVM itself is then fitted in Nyström's approximation of that kernel (beyond the paper):
-:data:`LANDMARKS` centres drawn from the sample, a linear SVM (L2-regularised squared hinge,
-the same ``C``) on the sample's kernel values against them, and the linear weights folded
-back into one coefficient per centre. The result is an RBF kernel expansion, so it is
-stored and scored exactly like an SVC (``support_vectors`` are the centres), but its cost
-no longer grows with the training set: an exact SVC on 4,000 blocks kept 1,895 support
-vectors, and its fit took a quadratic share of the sample. The expansion reads 120,000
-blocks for the same page-time cost, which matters because the sample was the model's
-largest source of variance: three seeds of the 4,000-block SVC gave google-trends dev F1
-0.742 to 0.773 (the SVM alone); the expansion's seeds, in the default ensemble, 0.796 and
-0.802, against the 4,000-block model's 0.784 (2026-11-23, dev pages, one run each; the
-module's fitting costs about 5 GB and 5 minutes of CPU).
+cross-validation): noise blocks outnumber main-text blocks about three to one, so noise is
+sampled down to the main-text count (seeded), at most ``per_class`` each. Features are
+standardised with the sample's mean and deviation (stored in the model as ``scale`` and
+``offset``), ``C`` and ``gamma`` are chosen by a 10-fold ``GridSearchCV`` on a subsample,
+and the SVC is fitted on the whole sample, small enough that its support vectors keep the
+model file under 2 MB and a page's inference to a few milliseconds.
 
 Second stage (beyond the paper, measured in the report): a *context* SVM is trained the same
 way on :data:`~scrapy_denoise.methods.blocks.CONTEXT_NAMES`, i.e. on the first-stage margins
@@ -109,14 +97,6 @@ LEFT_OUT_FEATURES: tuple[str, ...] = ("page_log_len", "page_link_density")
 DEFAULT_FEATURES: tuple[str, ...] = tuple(
     name for name in FEATURE_NAMES if name not in LEFT_OUT_FEATURES
 )
-
-#: centres of the first- and second-stage kernel expansions (module doc): the page-time cost
-#: of each stage is one (blocks x centres) kernel product
-LANDMARKS = 1000
-CONTEXT_LANDMARKS = 500
-#: eigenvalues of the centres' Gram matrix below this share of the largest are left out of
-#: the expansion (:func:`_fit_expansion`)
-_SPECTRUM_FLOOR = 1e-6
 
 _SHINGLE = 4
 _CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -281,56 +261,6 @@ def _sample(
     return x[chosen], y[chosen], g[chosen]
 
 
-def _fit_expansion(
-    z: FloatArray,
-    y: npt.NDArray[np.int64],
-    names: list[str],
-    *,
-    c: float,
-    gamma: float,
-    centres: int,
-    seed: int,
-    scale: FloatArray,
-    offset: FloatArray,
-) -> SvmModel:
-    """An RBF SVM on standardised rows ``z``, fitted in Nyström's approximation of the
-    kernel (module doc) and returned as the kernel expansion it is.
-
-    Centres are drawn from the *distinct* rows, and directions of the centres' Gram matrix
-    with an eigenvalue under :data:`_SPECTRUM_FLOOR` of the largest are left out: two equal
-    centres make the Gram matrix singular, and the near-zero eigenvalue turns into a pair
-    of coefficients of +-26,000 that cancel exactly in exact arithmetic and cost 0.02 of
-    margin in the float32 scoring (:class:`~scrapy_denoise.methods.block_svm.BlockSvmMethod`).
-    """
-    from sklearn.metrics.pairwise import rbf_kernel
-    from sklearn.svm import LinearSVC
-
-    distinct = np.unique(z, axis=0)  # sorted, so the draw below is reproducible
-    rng = np.random.default_rng(seed)
-    drawn = np.sort(rng.choice(len(distinct), min(centres, len(distinct)), replace=False))
-    chosen = distinct[drawn]
-    eigval, eigvec = np.linalg.eigh(rbf_kernel(chosen, chosen, gamma=gamma))
-    keep = eigval > _SPECTRUM_FLOOR * eigval.max()
-    project = eigvec[:, keep] / np.sqrt(eigval[keep])
-    # dual=False: the primal solver, deterministic and fast with far more rows than centres
-    linear = LinearSVC(C=c, dual=False, max_iter=5000)
-    linear.fit(rbf_kernel(z, chosen, gamma=gamma) @ project, y)
-    return SvmModel(
-        feature_names=list(names),
-        scale=scale,
-        offset=offset,
-        kernel="rbf",
-        gamma=gamma,
-        coef0=0.0,
-        degree=3,
-        support_vectors=chosen,
-        # decision = K(x, centres) @ project @ w + b: one coefficient per centre
-        dual_coef=np.asarray(project @ linear.coef_[0], dtype=np.float64),
-        intercept=float(linear.intercept_[0]),
-        classes=["noise", "main"],
-    )
-
-
 def _fit_svm(
     x: FloatArray,
     y: npt.NDArray[np.int64],
@@ -340,7 +270,6 @@ def _fit_svm(
     grid: dict[str, list[float]],
     search_per_class: int,
     folds: int,
-    centres: int,
     seed: int,
     progress: Progress,
     what: str,
@@ -381,16 +310,8 @@ def _fit_svm(
         f"{what}: grid search ({folds}-fold, {len(rows)} examples) chose {best}, "
         f"CV accuracy {search.best_score_:.4f} ({time.process_time() - start:.0f} s CPU)"
     )
-    start = time.process_time()
-    model = _fit_expansion(
-        z, y, names, c=best["C"], gamma=best["gamma"], centres=centres, seed=seed,
-        scale=scale, offset=offset,
-    )  # fmt: skip
-    n_centres = len(model.support_vectors)
-    progress(
-        f"{what}: fitted on {len(y)} examples, {n_centres} centres "
-        f"({time.process_time() - start:.0f} s CPU)"
-    )
+    svc = SVC(kernel="rbf", C=best["C"], gamma=best["gamma"], cache_size=500).fit(z, y)
+    progress(f"{what}: fitted on {len(y)} examples, {len(svc.support_)} support vectors")
     report = {
         "examples": len(y),
         "cv_accuracy": round(float(search.best_score_), 4),
@@ -399,8 +320,11 @@ def _fit_svm(
         "grid": grid,
         "cv_examples": len(rows),
         "folds": folds,
-        "support_vectors": n_centres,
+        "support_vectors": len(svc.support_),
     }
+    model = SvmModel.from_sklearn(
+        svc, feature_names=names, scale=scale, offset=offset, classes=["noise", "main"]
+    )
     return model, report
 
 
@@ -413,9 +337,9 @@ def fit_model(
     pages: list[PageExamples],
     *,
     features: Iterable[str] = DEFAULT_FEATURES,
-    per_class: int = 60_000,
-    context_per_class: int = 30_000,
-    context_pages: int = 1500,
+    per_class: int = 2000,
+    context_per_class: int = 1500,
+    context_pages: int = 700,
     search_per_class: int = 600,
     cross_fit: int = 3,
     folds: int = 10,
@@ -439,9 +363,11 @@ def fit_model(
     grid = {"C": GRID_C, "gamma": gamma}
     x, y, groups = _sample(matrices, pages, per_class, rng)
     first, first_report = _fit_svm(
-        x, y, groups, names, grid=grid, search_per_class=search_per_class, folds=folds,
-        centres=LANDMARKS, seed=seed, progress=progress, what="block SVM",
+        x, y, groups, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
+        progress=progress, what="block SVM",
     )  # fmt: skip
+    from sklearn.svm import SVC
+
     group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
     # Scoring every block of every page three times costs more than all the fitting; the
     # context model needs only ``context_pages`` pages' worth of examples.
@@ -453,11 +379,13 @@ def fit_model(
         xg, yg, _ = _sample(
             [matrices[i] for i in inside], [pages[i] for i in inside], per_class, rng
         )
-        fold_model = _fit_expansion(
-            xg * first.scale + first.offset, yg, names, c=first_report["C"],
-            gamma=first_report["gamma"], centres=LANDMARKS, seed=seed, scale=first.scale,
-            offset=first.offset,
-        )  # fmt: skip
+        z = xg * first.scale + first.offset
+        svc = SVC(
+            kernel="rbf", C=first_report["C"], gamma=first_report["gamma"], cache_size=500
+        ).fit(z, yg)
+        fold_model = SvmModel.from_sklearn(
+            svc, feature_names=names, scale=first.scale, offset=first.offset
+        )
         with one_blas_thread():
             for i in scored:
                 if group[i] == g and len(matrices[i]):
@@ -469,7 +397,7 @@ def fit_model(
     ctx_grid = {"C": GRID_C, "gamma": [g / len(ctx_names) for g in GRID_GAMMA]}
     context, context_report = _fit_svm(
         cx, cy, cg, ctx_names, grid=ctx_grid, search_per_class=search_per_class, folds=folds,
-        centres=CONTEXT_LANDMARKS, seed=seed, progress=progress, what="context SVM",
+        seed=seed, progress=progress, what="context SVM",
     )  # fmt: skip
     report: dict[str, Any] = {
         "block_svm": first_report,
@@ -561,7 +489,7 @@ def train_blocks(
     seed: int = 0,
     progress: Progress = print,
     features: Iterable[str] = DEFAULT_FEATURES,
-    per_class: int = 60_000,
+    per_class: int = 2000,
     datasets: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """Build the block model from ``data_dir`` (the shared data folder, or a user's folder
