@@ -198,23 +198,31 @@ def _bench_blocks(args: argparse.Namespace) -> int:
     if data is None:
         raise SystemExit("bench blocks needs the shared data folder (DENOISE_SHARED_DATA)")
     datasets = args.dataset or truth_datasets(data)
+    try:
+        seeds = [int(seed) for seed in args.seeds.split(",")]
+    except ValueError:
+        raise SystemExit(f"--seeds takes comma-separated integers, not {args.seeds!r}") from None
     rows = ablation(
         data,
         eval_datasets=datasets,
+        seeds=seeds,
         limit=args.limit,
         progress=(lambda line: None)
         if args.quiet
         else (lambda line: print(line, file=sys.stderr, flush=True)),
     )
     limited = f", first {args.limit} per dataset" if args.limit else ""
+    seeded = f", mean of {len(seeds)} training seeds" if len(seeds) > 1 else ""
     heading = (
         "## Block classifier: feature-group ablation (trained on dev pages, "
-        f"F1 on holdout pages{limited})\n\n"
+        f"F1 on holdout pages{limited}{seeded})\n\n"
     )
     body = heading + format_ablation(rows)
     print(body)
     if args.out:
-        command = "scrapy-denoise bench blocks" + (f" --limit {args.limit}" if args.limit else "")
+        command = f"scrapy-denoise bench blocks --seeds {','.join(map(str, seeds))}" + (
+            f" --limit {args.limit}" if args.limit else ""
+        )
         write_section(Path(args.out), "blocks", body, command=command)
     return 0
 
@@ -487,6 +495,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=100_000,
         help="perf: pages replayed through a SQLite-backed Denoiser for the memory table "
         "(0 skips it)",
+    )
+    p.add_argument(
+        "--seeds",
+        default="0,1,2",
+        help="blocks: training seeds, comma-separated; the table averages them",
     )
     p.add_argument("--out", help="update this file's section (e.g. BENCHMARKS.md)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
