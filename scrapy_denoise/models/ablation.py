@@ -100,13 +100,17 @@ class AblationRow:
 
     @property
     def mean_f1(self) -> float:
-        values = [v for v in self.f1.values() if v is not None]
-        return sum(values) / len(values) if values else 0.0
+        return _mean(self.f1.values()) or 0.0
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None
+
+
+def _key(variant: Variant, seed: int) -> str:
+    """The extractor name of one variant trained with one seed."""
+    return f"{variant.name} @ {seed}"
 
 
 SHIPPED = "shipped: features + context"
@@ -191,7 +195,7 @@ def ablation(
     total = len(chosen) * len(seeds)
     with tempfile.TemporaryDirectory(prefix="denoise-ablation-") as tmp:
         for k, (seed, variant) in enumerate(itertools.product(seeds, chosen)):
-            key = f"{variant.name} @ {seed}"
+            key = _key(variant, seed)
             model, sizes[key] = _fit_variant(
                 pages, variant, per_class=per_class, folds=folds, seed=seed, progress=progress
             )
@@ -213,8 +217,8 @@ def ablation(
             progress(f"scored {name}")
     rows = []
     for variant in chosen:
-        keys = [f"{variant.name} @ {seed}" for seed in seeds]
-        per_seed = [AblationRow(variant, f1[key], sizes[key]).mean_f1 for key in keys]
+        keys = [_key(variant, seed) for seed in seeds]
+        per_seed = [_mean(f1[key].values()) or 0.0 for key in keys]
         rows.append(
             AblationRow(
                 variant,
