@@ -338,6 +338,30 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
     assert _aside_texts(page) == {"About your personal data", _COMMENTS[0][:40]}
 
 
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "<figure><img src='/a.jpg'><figcaption>{text}</figcaption></figure>",
+        "<div class='wp-caption'><img src='/a.jpg'><p class='wp-caption-text'>{text}</p></div>",
+        "<div class='imageCaption'><p>{text}</p></div>",
+    ],
+    ids=["figcaption", "wp-caption", "camel-case"],
+)
+def test_image_captions_mark_an_aside(caption: str) -> None:
+    page = (
+        f"<html><body><article><p>{_STORY[0]}</p>{caption.format(text=_COMMENTS[0])}"
+        f"<p>{_STORY[1]}</p></article></body></html>"
+    )
+    assert _aside_texts(page) == {_COMMENTS[0][:40]}
+
+
+def test_a_captioned_figure_without_caption_words_is_not_an_aside() -> None:
+    """Figures also wrap quotes, code and tables that the article's truth keeps."""
+    quote = f"<figure><blockquote>{_STORY[0]}</blockquote></figure>"
+    page = f"<html><body><article>{quote}</article></body></html>"
+    assert not compute_blocks(load_document(page)).aside.any()
+
+
 @pytest.mark.parametrize(("field", "flagged"), [("password", True), ("email", False)])
 def test_sign_in_forms_mark_an_aside(field: str, flagged: bool) -> None:
     page = (
