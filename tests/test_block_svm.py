@@ -16,6 +16,7 @@ from scrapy_denoise.methods.block_svm import (
     BlockEnsembleMethod,
     BlockSvmMethod,
     _drop_asides,
+    main_region,
     select_rows,
 )
 from scrapy_denoise.methods.blocks import FEATURE_NAMES, Blocks, compute_blocks
@@ -183,6 +184,59 @@ def test_select_rows_smooths_and_falls_back() -> None:
     assert select_rows(scores, smooth_margin=0.2) == [0, 1, 2]
     assert select_rows(np.array([-2.0, -0.5, -1.0])) == [1]
     assert select_rows(np.array([-2.0, -0.5]), fallback=False) == []
+
+
+def _region_page() -> str:
+    return (
+        "<html><body><div id='main'><div><p id='a1'>" + "a" * 900 + "</p></div>"
+        "<div><p id='a2'>" + "b" * 500 + "</p></div><p id='a3'>short</p></div>"
+        "<div id='side'><p id='s1'>" + "c" * 300 + "</p></div></body></html>"
+    )
+
+
+def _ids(blocks: Blocks, rows: list[int] | np.ndarray) -> list[str]:
+    nodes = blocks.doc.nodes
+    return [nodes[blocks.node(int(r))].get("id") or nodes[blocks.node(int(r))].tag for r in rows]
+
+
+def test_main_region_is_the_deepest_element_holding_most_kept_text() -> None:
+    blocks = compute_blocks(load_document(_region_page()))
+    ids = _ids(blocks, range(len(blocks.texts)))
+    every = list(range(len(ids)))
+    # 1,405 of 1,705 kept characters (82 %) are in div#main
+    inside = main_region(blocks, every)
+    assert {i for i, flag in zip(ids, inside, strict=True) if flag} == {"a1", "a2", "a3"}
+    # a1 and s1: #main holds 900 of 1,200 kept characters (75 %), so only the body does
+    assert main_region(blocks, [ids.index("a1"), ids.index("s1")]).all()
+    # a1 alone: the region is a1's own block
+    inside = main_region(blocks, [ids.index("a1")])
+    assert [i for i, flag in zip(ids, inside, strict=True) if flag] == ["a1"]
+
+
+def test_main_region_spanning_the_page_is_the_body() -> None:
+    page = "<html><body><div><p>" + "a" * 500 + "</p></div><div><p>" + "b" * 500
+    blocks = compute_blocks(load_document(page + "</p></div></body></html>"))
+    assert main_region(blocks, list(range(len(blocks.texts)))).all()
+
+
+def test_region_pass_keeps_near_misses_inside_and_drops_near_hits_outside() -> None:
+    blocks = compute_blocks(load_document(_region_page()))
+    ids = _ids(blocks, range(len(blocks.texts)))
+    scores = np.full(len(ids), -3.0)
+    scores[ids.index("a1")] = scores[ids.index("a2")] = 2.0
+    scores[ids.index("a3")] = -0.3  # a short line of the article, just under
+    scores[ids.index("s1")] = 0.3  # a sidebar paragraph, just over
+    plain = BlockSvmMethod(threshold=0.0, smooth_margin=0.0, region_margin=0.0)
+    assert sorted(_ids(blocks, plain.select(scores, blocks))) == ["a1", "a2", "s1"]
+    region = BlockSvmMethod(threshold=0.0, smooth_margin=0.0, region_margin=0.5)
+    assert sorted(_ids(blocks, region.select(scores, blocks))) == ["a1", "a2", "a3"]
+    # without the blocks (a caller with margins only), the first pass alone
+    assert sorted(_ids(blocks, region.select(scores))) == ["a1", "a2", "s1"]
+
+
+def test_region_margin_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="region_margin"):
+        BlockSvmMethod(region_margin=-0.1)
 
 
 def test_numpy_decision_agrees_with_scikit_learn(tmp_path: Path) -> None:

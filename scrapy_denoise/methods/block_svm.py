@@ -13,7 +13,10 @@ its margin decides; on development pages this stacking added about 3 F1 points.
 
 After the classifier, *smoothing* (on by default, +0.2 to +0.3 F1 points on development
 pages) flips margins within ``smooth_margin`` of the threshold that disagree with both
-reading-order neighbours. An optional *fallback* keeps the single best block of a page where
+reading-order neighbours. A second pass then lowers the threshold inside the page's main
+region (the deepest element holding most of the kept text) and raises it outside
+(:func:`main_region`, ``region_margin``; +0.4 mean F1 points on development pages, +0.5 for
+the SVM alone). An optional *fallback* keeps the single best block of a page where
 none clears the threshold (off by default: it did not help on development pages, and the
 Denoiser has its own answer for pages without main text).
 
@@ -53,6 +56,7 @@ __all__ = [
     "Boosted",
     "LoadedModel",
     "load_model",
+    "main_region",
     "one_blas_thread",
     "select_rows",
 ]
@@ -238,6 +242,7 @@ class BlockSvmMethod:
         smooth_margin: float = 0.25,
         fallback: bool = False,
         context: bool = True,
+        region_margin: float = 0.25,
     ) -> None:
         self.model_path = model_path
         #: None: the threshold stored in the model file
@@ -246,6 +251,11 @@ class BlockSvmMethod:
         self.fallback = fallback
         #: use the second-stage (context) model when the file has one
         self.context = context
+        if region_margin < 0:
+            raise ValueError(f"region_margin must be >= 0, got {region_margin}")
+        #: threshold shift inside (down) and outside (up) the main region, in margin units
+        #: (0.25 of the SVM's is the ensemble's 0.5 of log-odds); 0 turns it off
+        self.region_margin = float(region_margin)
 
     def scores(self, blocks: Blocks) -> npt.NDArray[np.float64]:
         """Final margin of every text unit (row of ``blocks.features``); positive = main."""
@@ -264,19 +274,26 @@ class BlockSvmMethod:
             margins, blocks.features, blocks.parent_unit, blocks.text_units, blocks.own_len
         )
 
-    def select(self, scores: npt.NDArray[np.float64]) -> list[int]:
-        """Rows to keep, given the margins in reading order (smoothing and fallback)."""
+    def select(self, scores: npt.NDArray[np.float64], blocks: Blocks | None = None) -> list[int]:
+        """Rows to keep, given the margins in reading order (smoothing and fallback), and
+        with ``blocks`` and a ``region_margin``, a second pass around the main region
+        (:func:`main_region`)."""
         threshold = self.threshold
         if len(scores) == 0:
             return []
         if threshold is None:
             threshold = load_model(self.model_path).threshold
-        return select_rows(scores, threshold, self.smooth_margin, self.fallback)
+        rows = select_rows(scores, threshold, self.smooth_margin, self.fallback)
+        if blocks is None or self.region_margin <= 0 or not rows:
+            return rows
+        inside = main_region(blocks, rows)
+        shifted = scores + np.where(inside, self.region_margin, -self.region_margin)
+        return select_rows(shifted, threshold, self.smooth_margin, self.fallback)
 
     def extract(self, doc: Document) -> Extraction:
         blocks = compute_blocks(doc)
         scores = self.scores(blocks)
-        rows = _drop_asides(blocks, self.select(scores))
+        rows = _drop_asides(blocks, self.select(scores, blocks))
         return Extraction(
             lines=blocks.render(rows),
             kept=[blocks.node(r) for r in rows],
@@ -313,9 +330,14 @@ class BlockEnsembleMethod(BlockSvmMethod):
         smooth_margin: float = 0.2,
         fallback: bool = False,
         svm_weight: float = 0.5,
+        region_margin: float = 0.5,
     ) -> None:
         super().__init__(
-            model_path, threshold=threshold, smooth_margin=smooth_margin, fallback=fallback
+            model_path,
+            threshold=threshold,
+            smooth_margin=smooth_margin,
+            fallback=fallback,
+            region_margin=region_margin,
         )
         if not 0.0 <= svm_weight <= 1.0:
             raise ValueError(f"svm_weight must be within [0, 1], got {svm_weight}")
@@ -340,6 +362,53 @@ class BlockEnsembleMethod(BlockSvmMethod):
         p += (1.0 - self.svm_weight) * _sigmoid(boosted)
         p = np.clip(p, 1e-9, 1.0 - 1e-9)
         return np.asarray(np.log(p / (1.0 - p)), dtype=np.float64)
+
+
+#: share of the kept characters whose deepest common container is the main region
+REGION_SHARE = 0.8
+
+
+def main_region(blocks: Blocks, rows: list[int]) -> npt.NDArray[np.bool_]:
+    """Per row: does its unit lie in the page's main region, the deepest element holding
+    at least :data:`REGION_SHARE` of the own text of the kept ``rows``?
+
+    The classifiers judge each block with a few neighbours' margins as context, not the
+    page's layout: a short paragraph, a list or a quote in the middle of the article falls
+    just under the threshold, and a sidebar paragraph that reads like prose just over it.
+    Where the first pass's text sits tells which is which (trafilatura and readability
+    pick one container for the same reason), so the second pass lowers the threshold
+    inside the region and raises it outside by ``region_margin`` (log-odds 0.5 for the
+    default method, about 0.12 in probability). Measured on development pages, mean F1
+    0.891 -> 0.895 (wcxb +1.3, google-trends +1.1 points, utomo-big9-chaos -0.07, the
+    others within +-0.1); margins 0.25 to 0.75 and shares 0.6 to 0.9 all gave 0.893 to
+    0.895. Held out, 0.891 -> 0.894 (wcxb +1.0, google-trends +0.4, cleaneval +0.3,
+    utomo +0.2, l3s-gn1 -0.1, dragnet -0.5). Where the text is spread so widely that the
+    region is the whole body, the threshold drops everywhere: leaving such pages to the
+    first pass instead cost google-trends 0.8 and wcxb 0.2 points on development pages.
+
+    An element holding more than half of the text holds the weighted median block, so only
+    that block's ancestors are candidates: O(depth x log rows), no walk over every block.
+    """
+    doc = blocks.doc
+    units = np.asarray(blocks.units, dtype=np.intp)[np.asarray(blocks.text_units, dtype=np.intp)]
+    kept = units[rows]
+    weight = np.asarray([blocks.own_len[blocks.text_units[r]] for r in rows], dtype=np.float64)
+    order = np.argsort(kept, kind="stable")
+    kept, weight = kept[order], weight[order]
+    cum = np.concatenate([[0.0], np.cumsum(weight)])
+    total = cum[-1]
+    if total <= 0:
+        return np.ones(len(units), dtype=bool)
+    node = int(kept[int(np.searchsorted(cum, total / 2.0, side="left")) - 1])
+    need = REGION_SHARE * total
+    end = doc.end
+    while node > 0:
+        lo = int(np.searchsorted(kept, node, side="left"))
+        hi = int(np.searchsorted(kept, end[node], side="right"))
+        if cum[hi] - cum[lo] >= need:
+            break
+        node = doc.parent[node]
+    return (units >= node) & (units <= end[node])
 
 
 def _sigmoid(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
