@@ -110,8 +110,10 @@ DEFAULT_THRESHOLD = 0.5
 #: its removal raised the mean by 0.006 before the grid search's folds were grouped by
 #: page, and adding it back to the shipped configuration changes it by +0.001 since, which
 #: is noise; averaged over three training seeds (``bench blocks --seeds 0,1,2``) adding it
-#: back costs 0.004, while removing any other group costs 0.002 to 0.018. Constant over a
-#: page, those two tell the model which site it is on rather than what a block is.
+#: back costs 0.004, while removing any other group costs 0.002 to 0.018 (0.003 to 0.017,
+#: and the page group again 0.004, once the block methods gained their main-region pass).
+#: Constant over a page, those two tell the model which site it is on rather than what a
+#: block is.
 LEFT_OUT_FEATURES: tuple[str, ...] = ("page_log_len", "page_link_density")
 #: the features the shipped models use
 DEFAULT_FEATURES: tuple[str, ...] = tuple(
