@@ -22,6 +22,7 @@ redis = pytest.importorskip("redis")
 pytest.importorskip("scrapy_redis")
 
 from scrapy_denoise.integration.distributed import (  # noqa: E402
+    IDLE_POLL_SECONDS,
     REDELIVERED,
     CrawlKeys,
     RedisScheduler,
@@ -162,6 +163,25 @@ def test_idle_worker_waits_for_others_then_finishes(
     assert "nothing to crawl" not in caplog.text
     a.spider_idle(a.spider)  # done too; it never took a request, and says why
     assert "nothing to crawl" in caplog.text
+
+
+def test_idle_worker_polls_the_queue_sooner_than_the_engine_heartbeat(
+    make: Callable[..., RedisScheduler],
+) -> None:
+    """An idle worker kept open asks for the next request in IDLE_POLL_SECONDS, not at the
+    engine's 5-second heartbeat (a worker of three once took no request that way); a worker
+    whose crawl is done schedules nothing."""
+    a, b = make("worker-a"), make("worker-b")
+    polls: list[float] = []
+    a.crawler.engine._slot.nextcall = SimpleNamespace(schedule=polls.append)  # type: ignore[union-attr]
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    assert b.next_request() is not None
+    with pytest.raises(DontCloseSpider):  # worker-b may still yield links
+        a.spider_idle(a.spider)
+    assert polls == [IDLE_POLL_SECONDS]
+    assert asyncio.run(b._checkpoint())
+    a.spider_idle(a.spider)  # the crawl is done: no further poll
+    assert polls == [IDLE_POLL_SECONDS]
 
 
 def test_dead_workers_requests_are_adopted(make: Callable[..., RedisScheduler]) -> None:
