@@ -195,8 +195,8 @@ def _region_page() -> str:
 
 
 def _ids(blocks: Blocks, rows: list[int] | np.ndarray) -> list[str]:
-    nodes = blocks.doc.nodes
-    return [nodes[blocks.node(int(r))].get("id") or nodes[blocks.node(int(r))].tag for r in rows]
+    elements = [blocks.doc.nodes[blocks.node(int(r))] for r in rows]
+    return [el.get("id") or str(el.tag) for el in elements]
 
 
 def test_main_region_is_the_deepest_element_holding_most_kept_text() -> None:

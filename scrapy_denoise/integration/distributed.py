@@ -494,8 +494,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         """Taken requests the engine is done with: downloaded, parsed, and every item
         through the pipelines. ``[]`` if the engine's in-progress set cannot be read (then
         requests are acknowledged when the worker is idle or closes)."""
-        engine = getattr(self.crawler, "engine", None)
-        inprogress = getattr(getattr(engine, "_slot", None), "inprogress", None)
+        inprogress = getattr(self._engine_slot(), "inprogress", None)
         if inprogress is None:
             return list(self._taken) if self._idle() else []
         return [token for token, request in self._taken.items() if request not in inprogress]
@@ -560,11 +559,15 @@ class RedisScheduler(_ScrapyRedisScheduler):
         others crawled the site in 12 s. Without the engine's call slot (a private
         attribute) the heartbeat alone remains.
         """
-        engine = getattr(self.crawler, "engine", None)
-        nextcall = getattr(getattr(engine, "_slot", None), "nextcall", None)
-        schedule = getattr(nextcall, "schedule", None)
+        schedule = getattr(getattr(self._engine_slot(), "nextcall", None), "schedule", None)
         if callable(schedule):
             schedule(IDLE_POLL_SECONDS)
+
+    def _engine_slot(self) -> Any:
+        """The engine's call slot (``ExecutionEngine._slot``: its in-progress requests and
+        its next call), or ``None``. Scrapy has no public way to read either; every use
+        here has a fallback for a Scrapy that renames it."""
+        return getattr(getattr(self.crawler, "engine", None), "_slot", None)
 
     def _adopt_orphans(self) -> None:
         """Requeue the unfinished requests of workers whose heartbeat stopped."""

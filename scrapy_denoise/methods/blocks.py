@@ -238,9 +238,10 @@ class Blocks:
     #: own text of each text unit (pieces joined), parallel to ``text_units``
     texts: list[str] = field(default_factory=list)
     features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
-    #: per row: the unit or an ancestor is a comment thread or a list of other articles by
-    #: its class/id words (:data:`_ASIDE_WORDS`), an ``aside``, ``nav`` or ``footer``
-    #: element, or a form with a password field: text the extraction drops by rule
+    #: per row: the unit or an ancestor is a comment thread, a list of other articles or
+    #: an image caption by its class/id words (:data:`_ASIDE_WORDS`), an ``aside``,
+    #: ``nav``, ``footer`` or ``figcaption`` element, or a form with a password field: text
+    #: the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def node(self, row: int) -> int:
