@@ -78,9 +78,21 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluation.peers import peers
     from .evaluation.runner import evaluate_dataset, format_table, to_json
 
+    params = _method_params(args.params)
+    if params is None:
+        return 2
     extractors: dict[str, Any] = {}
     for method in args.method or ["default"]:
-        extractors[method if method != "default" else "scrapy-denoise"] = method_extractor(method)
+        try:
+            extractor = method_extractor(method, params)
+            # the model file is read on first use: fail here, not as an error on every page
+            extractor("<p>A first sentence to check the method's parameters.</p>", "")
+        except (OSError, TypeError, ValueError) as error:
+            given = f" with --params {args.params}" if args.params else ""
+            print(f"method {method!r}{given}: {error}", file=sys.stderr)
+            return 2
+        extractors[method if method != "default" else "scrapy-denoise"] = extractor
+    compared: list[str] = []
     if args.compare:
         available = peers()
         for name in args.compare.split(","):
@@ -89,6 +101,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                 print(f"unknown peer {name!r}; choose from {', '.join(available)}", file=sys.stderr)
                 return 2
             extractors[name] = available[name]
+            compared.append(name)
     results: dict[str, Any] = {}
     for dataset in args.datasets:
         path = Path(dataset)
@@ -101,9 +114,26 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             progress=None if args.quiet else _progress(name),
             keep_pages=bool(args.compare),  # the F1 differences' bootstrap intervals
         )
-    reference = "trafilatura" if args.compare and "trafilatura" in args.compare else ""
+    # differences and CPU ratios against trafilatura when it runs, else the first peer given
+    reference = "trafilatura" if "trafilatura" in compared else (compared or [""])[0]
     print(to_json(results) if args.json else format_table(results, reference=reference))
     return 0
+
+
+def _method_params(raw: str | None) -> dict[str, object] | None:
+    """``--params`` as a dict ({} when absent); None, after saying why, when it is not a JSON
+    object."""
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as error:
+        print(f"--params is not JSON: {error}", file=sys.stderr)
+        return None
+    if not isinstance(value, dict):
+        print('--params must be a JSON object, e.g. {"model_path": "blocks.json"}', file=sys.stderr)
+        return None
+    return value
 
 
 def _bench_sites(args: argparse.Namespace) -> int:
@@ -444,6 +474,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--method",
         action="append",
         help="method to evaluate (repeatable; default: the default chain)",
+    )
+    p.add_argument(
+        "--params",
+        help='parameters of the evaluated method as JSON, e.g. \'{"model_path": "blocks.json"}\' '
+        "for a model from `train blocks` or '{\"region_margin\": 0}' (the method's keyword "
+        "arguments)",
     )
     p.add_argument("--compare", help="peers to run on the same pages: trafilatura,readability")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")

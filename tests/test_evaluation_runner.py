@@ -176,6 +176,13 @@ def test_format_table_has_ratio_to_reference_and_notes() -> None:
     assert any("zh-site / ours: character LCS P 0.900, R 0.800, F1 0.850" in x for x in lines)
 
 
+def test_format_table_without_the_reference_leaves_out_the_columns_comparing_with_it() -> None:
+    lines = format_table({"dragnet": {"ours": _result("ours", 1.0)}}, reference="").splitlines()
+    assert lines[0] == "| dataset | extractor | pages | P | R | F1 | pages/CPU-s |"
+    assert lines[1].count("|") == lines[2].count("|") == 8
+    assert lines[2] == "| dragnet | ours | 10 | 0.500 | 0.500 | 0.500 | 10.0 |"
+
+
 def test_format_table_gives_the_f1_difference_with_its_interval_from_page_records() -> None:
     pages = [_page("1" if k % 2 else "2") for k in range(30)]
     results = evaluate(pages, {"trafilatura": _empty, "ours": _oracle}, keep_pages=True)

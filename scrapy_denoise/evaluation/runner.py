@@ -274,25 +274,37 @@ def format_table(
     reference comes with a paired bootstrap interval when the results kept their page
     records: on a few hundred pages a difference of a point or two can be chance.
     Footnotes carry what the columns cannot: datasets without ground truth (speed only),
-    Chinese LCS scores and errors.
+    Chinese LCS scores and errors. Without the reference in the results (``eval`` without
+    ``--compare``), the two columns comparing with it are left out.
     """
-    lines = [
-        f"| dataset | extractor | pages | P | R | F1 | F1 - {reference} (95 % interval) | "
-        f"pages/CPU-s | CPU time vs {reference} |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    compared = any(reference in results for results in results_by_dataset.values())
+    if compared:
+        lines = [
+            f"| dataset | extractor | pages | P | R | F1 | F1 - {reference} (95 % interval) | "
+            f"pages/CPU-s | CPU time vs {reference} |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+    else:
+        lines = [
+            "| dataset | extractor | pages | P | R | F1 | pages/CPU-s |",
+            "|---|---|---:|---:|---:|---:|---:|",
+        ]
     notes: list[str] = []
     for dataset, results in results_by_dataset.items():
         ref = results.get(reference)
         for name, result in results.items():
+            row = (
+                f"| {dataset} | {name} | {result.pages} | {_fmt(result.precision)} | "
+                f"{_fmt(result.recall)} | {_fmt(result.f1)} | "
+            )
+            speed = _fmt(result.pages_per_cpu_second, 1)
+            if not compared:
+                lines.append(f"{row}{speed} |")
+                continue
             ratio: str = "—"
             if ref is not None and ref.cpu_seconds > 0:
                 ratio = f"{result.cpu_seconds / ref.cpu_seconds:.2f}x"
-            lines.append(
-                f"| {dataset} | {name} | {result.pages} | {_fmt(result.precision)} | "
-                f"{_fmt(result.recall)} | {_fmt(result.f1)} | {_difference(result, ref)} | "
-                f"{_fmt(result.pages_per_cpu_second, 1)} | {ratio} |"
-            )
+            lines.append(f"{row}{_difference(result, ref)} | {speed} | {ratio} |")
             if result.lcs_pages:
                 notes.append(
                     f"{dataset} / {name}: character LCS P {_fmt(result.lcs_precision)}, "

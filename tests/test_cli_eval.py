@@ -1,0 +1,96 @@
+"""``scrapy-denoise eval``: method parameters from the command line, and clear refusals."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from scrapy_denoise.cli import main
+
+STORY = (
+    "The harbour council met on Monday evening to agree the budget for the coming year. "
+    "Members argued for two hours about the cost of dredging the northern channel, which "
+    "silted up again after the winter storms. The mayor said the work could not wait.",
+    "Fishing crews welcomed the decision, although several said the money came too late "
+    "for this season. The dredging is expected to start in April and to last six weeks, "
+    "during which the channel will be closed to larger boats at low tide.",
+)
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    """One article page with its true text, in the shared data's extraction format."""
+    path = tmp_path / "toy.zip"
+    html = (
+        "<html><head><title>Council agrees budget</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+        f"<article><h1>Council agrees budget</h1><p>{STORY[0]}</p><p>{STORY[1]}</p></article>"
+        "</body></html>"
+    )
+    row = {"id": "1", "dataset": "toy", "url": "https://news.example/2024/budget", "lang": "en",
+           "encoding": "utf-8", "charset_declared": None, "text": "\n".join(STORY),
+           "html": "html/1.html"}  # fmt: skip
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("html/1.html", html.encode())
+        archive.writestr("index.jsonl", json.dumps(row) + "\n")
+    return path
+
+
+def _f1(capsys: pytest.CaptureFixture[str], name: str) -> float:
+    return float(json.loads(capsys.readouterr().out)["toy"][name]["f1"])
+
+
+def test_params_reach_the_evaluated_method(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["eval", str(dataset), "--json", "--quiet"]) == 0
+    assert _f1(capsys, "scrapy-denoise") > 0.9
+    # a threshold no block clears: the same method keeps nothing
+    params = json.dumps({"threshold": 1000})
+    assert main(["eval", str(dataset), "--params", params, "--json", "--quiet"]) == 0
+    assert _f1(capsys, "scrapy-denoise") == 0.0
+
+
+def test_a_model_file_from_train_blocks_can_be_evaluated(
+    dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_denoise.methods.block_svm import DEFAULT_MODEL_PATH
+
+    copy = tmp_path / "my-blocks.json"
+    copy.write_bytes(DEFAULT_MODEL_PATH.read_bytes())
+    params = json.dumps({"model_path": str(copy)})
+    assert main(["eval", str(dataset), "--params", params, "--json", "--quiet"]) == 0
+    assert _f1(capsys, "scrapy-denoise") > 0.9
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ("{not json", "--params is not JSON"),
+        ('["model_path"]', "--params must be a JSON object"),
+        ('{"model_path": "/nowhere/blocks.json"}', "No such file"),
+        ('{"region_margin": -1}', "region_margin must be >= 0"),
+        ('{"no_such_parameter": 1}', "no_such_parameter"),
+    ],
+)
+def test_bad_params_are_refused_before_any_page_is_scored(
+    dataset: Path, capsys: pytest.CaptureFixture[str], params: str, message: str
+) -> None:
+    assert main(["eval", str(dataset), "--params", params, "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.out == ""
+
+
+def test_without_trafilatura_the_first_peer_given_is_the_reference(
+    dataset: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scrapy_denoise.evaluation import peers
+
+    monkeypatch.setattr(peers, "peers", lambda: {"echo": lambda html, url: html})
+    assert main(["eval", str(dataset), "--compare", "echo", "--quiet"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "| F1 - echo (95 % interval) |" in header and header.endswith("CPU time vs echo |")
