@@ -208,9 +208,10 @@ def test_main_region_is_the_deepest_element_holding_most_kept_text() -> None:
     assert {i for i, flag in zip(ids, inside, strict=True) if flag} == {"a1", "a2", "a3"}
     # a1 and s1: #main holds 900 of 1,200 kept characters (75 %), so only the body does
     assert main_region(blocks, [ids.index("a1"), ids.index("s1")]).all()
-    # a1 alone: the region is a1's own block
+    # a1 alone: not a1's own block (one block is no region) but #main, the deepest
+    # container of more than one block that holds it
     inside = main_region(blocks, [ids.index("a1")])
-    assert [i for i, flag in zip(ids, inside, strict=True) if flag] == ["a1"]
+    assert {i for i, flag in zip(ids, inside, strict=True) if flag} == {"a1", "a2", "a3"}
 
 
 def test_main_region_spanning_the_page_is_the_body() -> None:
@@ -232,6 +233,25 @@ def test_region_pass_keeps_near_misses_inside_and_drops_near_hits_outside() -> N
     assert sorted(_ids(blocks, region.select(scores, blocks))) == ["a1", "a2", "a3"]
     # without the blocks (a caller with margins only), the first pass alone
     assert sorted(_ids(blocks, region.select(scores))) == ["a1", "a2", "s1"]
+
+
+def test_a_short_story_keeps_its_last_paragraph_when_the_first_holds_most_text() -> None:
+    first = (
+        "The harbour council met on Monday evening to agree the budget for the coming year. "
+        "Members argued for two hours about the cost of dredging the northern channel, which "
+        "silted up again after the winter storms. The mayor said the work could not wait."
+    )
+    last = (
+        "Fishing crews welcomed the decision, although several said the money came too late "
+        "for this season. The dredging is expected to start in April and to last six weeks, "
+        "during which the channel will be closed to larger boats at low tide."
+    )
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article>"
+        f"<h1>Council agrees budget</h1><p>{first}</p><p>{last}</p></article></body></html>"
+    )
+    text = BlockSvmMethod().extract(load_document(page, "https://news.example/a")).text
+    assert first in text and last in text
 
 
 def test_region_margin_must_not_be_negative() -> None:

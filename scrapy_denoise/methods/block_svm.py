@@ -394,6 +394,13 @@ def main_region(blocks: Blocks, rows: list[int]) -> npt.NDArray[np.bool_]:
     pages to the first pass instead cost google-trends 0.8 and wcxb 0.2 points on
     development pages.
 
+    The region is a container of more than one block: where one paragraph holds most of
+    the kept text (a short article of two or three paragraphs, the first one long), the
+    deepest element holding it is that paragraph, and a region of one block would raise
+    the threshold for the rest of the article. The block SVM alone then dropped the second
+    paragraph of a two-paragraph story; on development pages this rule moved its mean F1
+    0.8773 -> 0.8778 and the default method's 0.8948 -> 0.8947.
+
     An element holding more than half of the text holds the weighted median block, so only
     that block's ancestors are candidates: O(depth x log rows), no walk over every block.
     """
@@ -414,7 +421,9 @@ def main_region(blocks: Blocks, rows: list[int]) -> npt.NDArray[np.bool_]:
         lo = int(np.searchsorted(kept, node, side="left"))
         hi = int(np.searchsorted(kept, end[node], side="right"))
         if cum[hi] - cum[lo] >= need:
-            break
+            first = np.searchsorted(units, node, side="left")
+            if np.searchsorted(units, end[node], side="right") - first > 1:
+                break
         node = doc.parent[node]
     return (units >= node) & (units <= end[node])
 
