@@ -46,8 +46,20 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         body = Path(source).read_bytes()
         headers = None
         url = args.url or Path(source).resolve().as_uri()
-    with Denoiser(method=args.method, store=args.store or False) as denoiser:
-        article = denoiser.extract(body, url, headers)
+    params = _method_params(args.params)
+    if params is None:
+        return 2
+    method = args.method or "default"
+    try:
+        with Denoiser(
+            method=method, store=args.store or False, method_params={method: params}
+        ) as denoiser:
+            article = denoiser.extract(body, url, headers)
+    except (OSError, TypeError, ValueError) as error:
+        if not args.params:
+            raise
+        print(f"method {method!r} with --params {args.params}: {error}", file=sys.stderr)
+        return 2
     if args.json:
         print(
             json.dumps(
@@ -464,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help="an HTML file or an http(s) URL")
     p.add_argument("--url", help="the page's URL when SOURCE is a file")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
+    p.add_argument("--params", help="parameters of the method as JSON (as for eval)")
     p.add_argument("--store", help="database URL with learned site state")
     p.add_argument("--json", action="store_true", help="print the article as JSON")
     p.set_defaults(func=_cmd_extract)

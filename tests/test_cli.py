@@ -1,4 +1,5 @@
-"""``scrapy-denoise eval``: method parameters from the command line, and clear refusals."""
+"""``scrapy-denoise eval`` and ``extract``: method parameters from the command line, and
+clear refusals."""
 
 from __future__ import annotations
 
@@ -20,21 +21,23 @@ STORY = (
 )
 
 
+HTML = (
+    "<html><head><title>Council agrees budget</title></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+    f"<article><h1>Council agrees budget</h1><p>{STORY[0]}</p><p>{STORY[1]}</p></article>"
+    "</body></html>"
+)
+
+
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
     """One article page with its true text, in the shared data's extraction format."""
     path = tmp_path / "toy.zip"
-    html = (
-        "<html><head><title>Council agrees budget</title></head><body>"
-        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
-        f"<article><h1>Council agrees budget</h1><p>{STORY[0]}</p><p>{STORY[1]}</p></article>"
-        "</body></html>"
-    )
     row = {"id": "1", "dataset": "toy", "url": "https://news.example/2024/budget", "lang": "en",
            "encoding": "utf-8", "charset_declared": None, "text": "\n".join(STORY),
            "html": "html/1.html"}  # fmt: skip
     with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("html/1.html", html.encode())
+        archive.writestr("html/1.html", HTML.encode())
         archive.writestr("index.jsonl", json.dumps(row) + "\n")
     return path
 
@@ -94,3 +97,14 @@ def test_without_trafilatura_the_first_peer_given_is_the_reference(
     assert main(["eval", str(dataset), "--compare", "echo", "--quiet"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "| F1 - echo (95 % interval) |" in header and header.endswith("CPU time vs echo |")
+
+
+def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    assert main(["extract", str(page), "--json"]) == 0
+    assert STORY[1] in json.loads(capsys.readouterr().out)["text"]
+    assert main(["extract", str(page), "--json", "--params", '{"threshold": 1000}']) == 0
+    assert json.loads(capsys.readouterr().out)["text"] == ""
+    assert main(["extract", str(page), "--params", '{"model_path": "/nowhere.json"}']) == 2
+    assert "No such file" in capsys.readouterr().err
