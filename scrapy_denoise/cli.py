@@ -58,8 +58,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     except (OSError, TypeError, ValueError) as error:
         if not args.params:
             raise
-        print(f"method {method!r} with --params {args.params}: {error}", file=sys.stderr)
-        return 2
+        return _refuse_method(method, args.params, error)
     if args.json:
         print(
             json.dumps(
@@ -100,9 +99,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             # the model file is read on first use: fail here, not as an error on every page
             extractor("<p>A first sentence to check the method's parameters.</p>", "")
         except (OSError, TypeError, ValueError) as error:
-            given = f" with --params {args.params}" if args.params else ""
-            print(f"method {method!r}{given}: {error}", file=sys.stderr)
-            return 2
+            return _refuse_method(method, args.params, error)
         extractors[method if method != "default" else "scrapy-denoise"] = extractor
     compared: list[str] = []
     if args.compare:
@@ -146,6 +143,13 @@ def _method_params(raw: str | None) -> dict[str, object] | None:
         print('--params must be a JSON object, e.g. {"model_path": "blocks.json"}', file=sys.stderr)
         return None
     return value
+
+
+def _refuse_method(method: str, params: str | None, error: Exception) -> int:
+    """One line on stderr for a method its arguments or model file cannot build; exit 2."""
+    given = f" with --params {params}" if params else ""
+    print(f"method {method!r}{given}: {error}", file=sys.stderr)
+    return 2
 
 
 def _bench_sites(args: argparse.Namespace) -> int:

@@ -407,15 +407,17 @@ def main_region(blocks: Blocks, rows: list[int]) -> npt.NDArray[np.bool_]:
     that block's ancestors are candidates: O(depth x log rows), no walk over every block.
     """
     doc = blocks.doc
-    units = np.asarray(blocks.units, dtype=np.intp)[np.asarray(blocks.text_units, dtype=np.intp)]
-    kept = units[rows]
-    weight = np.asarray([blocks.own_len[blocks.text_units[r]] for r in rows], dtype=np.float64)
+    text_units = np.asarray(blocks.text_units, dtype=np.intp)
+    # node index of every row's unit (rows are in reading order of their first text)
+    nodes = np.asarray(blocks.units, dtype=np.intp)[text_units]
+    kept = nodes[rows]
+    weight = np.asarray(blocks.own_len, dtype=np.float64)[text_units[rows]]
     order = np.argsort(kept, kind="stable")
     kept, weight = kept[order], weight[order]
     cum = np.concatenate([[0.0], np.cumsum(weight)])
     total = cum[-1]
     if total <= 0:
-        return np.ones(len(units), dtype=bool)
+        return np.ones(len(nodes), dtype=bool)
     node = int(kept[int(np.searchsorted(cum, total / 2.0, side="left")) - 1])
     need = REGION_SHARE * total
     end = doc.end
@@ -423,11 +425,13 @@ def main_region(blocks: Blocks, rows: list[int]) -> npt.NDArray[np.bool_]:
         lo = int(np.searchsorted(kept, node, side="left"))
         hi = int(np.searchsorted(kept, end[node], side="right"))
         if cum[hi] - cum[lo] >= need:
-            first = np.searchsorted(units, node, side="left")
-            if np.searchsorted(units, end[node], side="right") - first > 1:
+            blocks_inside = np.searchsorted(nodes, end[node], side="right") - np.searchsorted(
+                nodes, node, side="left"
+            )
+            if blocks_inside > 1:
                 break
         node = doc.parent[node]
-    return (units >= node) & (units <= end[node])
+    return (nodes >= node) & (nodes <= end[node])
 
 
 def _sigmoid(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
