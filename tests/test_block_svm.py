@@ -214,6 +214,31 @@ def test_main_region_is_the_deepest_element_holding_most_kept_text() -> None:
     assert {i for i, flag in zip(ids, inside, strict=True) if flag} == {"a1", "a2", "a3"}
 
 
+def test_main_region_counts_blocks_whose_own_text_follows_a_nested_one() -> None:
+    """Rows are in reading order of their first text, not in document order: the inner
+    div's own text is a tail after its paragraphs. Counted as if sorted, the long paragraph
+    alone looked like a region of several blocks."""
+    page = (
+        "<html><body><div id='outer'>"
+        + "t " * 60
+        + "<div id='inner'><p id='p1'>"
+        + "w " * 20
+        + "</p><p id='p2'>"
+        + "w " * 400
+        + "</p>"
+        + "u " * 5
+        + "</div>"
+        + "u " * 5
+        + "</div></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    ids = _ids(blocks, range(len(blocks.texts)))
+    assert ids == ["outer", "p1", "p2", "inner"]
+    inside = main_region(blocks, list(range(len(ids))))
+    # p2 holds 400 of 490 words, but a region is more than one block: the inner div
+    assert [i for i, flag in zip(ids, inside, strict=True) if flag] == ["p1", "p2", "inner"]
+
+
 def test_main_region_spanning_the_page_is_the_body() -> None:
     page = "<html><body><div><p>" + "a" * 500 + "</p></div><div><p>" + "b" * 500
     blocks = compute_blocks(load_document(page + "</p></div></body></html>"))
