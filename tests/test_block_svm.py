@@ -150,6 +150,28 @@ def test_render_of_every_block_matches_document_lines() -> None:
     assert render_pieces(pieces) == doc.lines()
 
 
+def test_heading_features_count_blocks_from_the_last_heading_and_the_first_h1() -> None:
+    html = (
+        "<html><body><div id='menu'>Sections</div><h1 id='h'>Headline</h1>"
+        "<p id='p1'>" + "a" * 40 + "</p><p id='p2'>" + "b" * 40 + "</p>"
+        "<h2 id='s'>Section</h2><p id='p3'>" + "c" * 40 + "</p><h1 id='h1b'>Other</h1>"
+        "</body></html>"
+    )
+    blocks = compute_blocks(load_document(html))
+    after, before, dist = COL["after_heading"], COL["before_h1"], COL["h1_dist"]
+    assert [_row(blocks, i)[after] for i in ("menu", "h", "p1", "p2", "s", "p3")] == [
+        0.0, 0.0, 1.0, 0.5, 0.0, 1.0,
+    ]  # fmt: skip
+    assert [_row(blocks, i)[before] for i in ("menu", "h", "p1", "h1b")] == [1.0, 0.0, 0.0, 0.0]
+    # distance in reading order from the first h1, as a share of the page's text
+    total = len("Sections") + len("Headline") + len("Section") + len("Other") + 120
+    assert _row(blocks, "h")[dist] == 0.0
+    assert _row(blocks, "menu")[dist] == pytest.approx(len("Sections") / total)
+    assert _row(blocks, "p2")[dist] == pytest.approx((len("Headline") + 40) / total)
+    no_h1 = compute_blocks(load_document("<p id='a'>one</p><h2>two</h2><p id='b'>three</p>"))
+    assert _row(no_h1, "b")[before] == _row(no_h1, "b")[dist] == 0.0
+
+
 def test_empty_page_has_no_blocks_and_extracts_nothing() -> None:
     doc = load_document(b"")
     blocks = compute_blocks(doc)

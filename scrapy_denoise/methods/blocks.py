@@ -200,6 +200,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     # the neighbouring text blocks in reading order
     "prev_log_len", "prev_r5", "next_log_len", "next_r5",
     "win_log_len", "win_r5", "win_punct_density",
+    # headings: text blocks since the last heading, before the first h1, distance from it
+    "after_heading", "before_h1", "h1_dist",
     # the page
     "page_log_len", "page_link_density",
 )  # fmt: skip
@@ -579,8 +581,40 @@ def _features(b: Blocks) -> None:
     x[:, c["win_log_len"]] = np.log1p(win_len)
     x[:, c["win_r5"]] = win_link / (win_len + 1.0)
     x[:, c["win_punct_density"]] = win_punct / (win_len + 1.0)
+    _heading_features(x, [tags[u] for u in u_arr.tolist()])
     x[:, c["page_log_len"]] = math.log1p(page_len)
     x[:, c["page_link_density"]] = page_link_len / (page_len + 1.0)
+
+
+def _heading_features(x: FloatArray, tags: list[str]) -> None:
+    """Heading proximity (issue 5's list of candidate features), from the rows' tags.
+
+    An article's paragraphs follow its headline and section headings, while sidebars,
+    teasers and footers are either headed lists far from the headline or come before it.
+    ``after_heading`` is 1/k for the k-th text block after a heading (0 before any);
+    ``before_h1`` marks blocks ahead of the first ``h1``; ``h1_dist`` is the reading-order
+    distance from it as a share of the page's text (0 on pages without an ``h1``). The
+    text-density quantities of the other methods (subtree correlativity, context density,
+    share of valid characters) were measured alongside and left out: see
+    :data:`~scrapy_denoise.models.train_blocks.LEFT_OUT_FEATURES`.
+    """
+    c = _COL
+    since = -1
+    after = np.zeros(len(tags))
+    h1 = -1
+    for r, tag in enumerate(tags):
+        if tag in _HEADINGS:
+            since = 0
+            if tag == "h1" and h1 < 0:
+                h1 = r
+        elif since >= 0:
+            since += 1
+            after[r] = 1.0 / since
+    x[:, c["after_heading"]] = after
+    if h1 >= 0:
+        start = x[:, c["pos_start"]]
+        x[:h1, c["before_h1"]] = 1.0
+        x[:, c["h1_dist"]] = np.abs(start - start[h1])
 
 
 def _text_shape(texts: list[str]) -> tuple[FloatArray, FloatArray, FloatArray]:

@@ -77,6 +77,7 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "class/id words": _named(("cls_", "anc_")),
     "parent block": _named(("parent_",)),
     "neighbours": _named(("prev_", "next_", "win_")),
+    "headings": ("after_heading", "before_h1", "h1_dist"),
     "page": ("page_log_len", "page_link_density"),
 }  # fmt: skip
 
