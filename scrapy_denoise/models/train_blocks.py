@@ -482,7 +482,10 @@ def fit_model(
 
 
 #: boosted trees: shallow (depth 6, so scoring is six vectorised steps) and few (100), which
-#: kept the development F1 of deeper and longer ensembles at a fraction of the scoring cost
+#: kept the development F1 of deeper and longer ensembles at a fraction of the scoring cost.
+#: Out of sample (the half-split protocol of the module doc's weighting paragraph, default
+#: method mean 0.8887) the variants stay within 0.001: ``min_samples_leaf`` 100: 0.8885;
+#: ``l2_regularization`` 1: 0.8877; 200 iterations at rate 0.1: 0.8887; depth 4: 0.8881.
 BOOSTED_PARAMS: dict[str, Any] = {
     "max_iter": 100,
     "max_depth": 6,
