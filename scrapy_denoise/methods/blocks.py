@@ -601,18 +601,14 @@ def _heading_features(x: FloatArray, tags: list[str]) -> None:
     :data:`~scrapy_denoise.models.train_blocks.LEFT_OUT_FEATURES`.
     """
     c = _COL
-    since = -1
-    after = np.zeros(len(tags))
-    h1 = -1
-    for r, tag in enumerate(tags):
-        if tag in _HEADINGS:
-            since = 0
-            if tag == "h1" and h1 < 0:
-                h1 = r
-        elif since >= 0:
-            since += 1
-            after[r] = 1.0 / since
-    x[:, c["after_heading"]] = after
+    # rows are text blocks in reading order, so a row's count since the last heading is its
+    # distance to that heading's row; which rows are headings the tag-kind column says
+    rows = np.arange(len(x))
+    heading = x[:, c["tag_heading"]] == 1.0
+    last = np.maximum.accumulate(np.where(heading, rows, -1))
+    after = (last >= 0) & ~heading
+    x[after, c["after_heading"]] = 1.0 / (rows[after] - last[after])
+    h1 = next((r for r, tag in enumerate(tags) if tag == "h1"), -1)
     if h1 >= 0:
         start = x[:, c["pos_start"]]
         x[:h1, c["before_h1"]] = 1.0
