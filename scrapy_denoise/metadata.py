@@ -14,6 +14,7 @@ from typing import Any
 
 from lxml import etree
 
+from .bylines import MAX_AUTHOR, byline_names, clean_author
 from .document import Document
 
 __all__ = ["PageMetadata", "extract_metadata", "parse_date"]
@@ -26,12 +27,6 @@ _ISO = re.compile(
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _WS = re.compile(r"\s+")
-_BYLINE_PREFIX = re.compile(
-    r"^\s*(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by|by|von|par|por"
-    r"|作者[:：]?|文[/／]|记者)\s*",
-    re.I,
-)
-
 _DATE_META = (
     "article:published_time",
     "og:published_time",
@@ -62,7 +57,6 @@ _AUTHOR_META = (
 #: a link to one author's page; "/authors/" alone is the list of them (a menu entry)
 _AUTHOR_HREF = re.compile(r"/authors?/(?:#)?[^/?#\s]+", re.IGNORECASE)
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
-_MAX_AUTHOR = 100
 #: any of the byline class words, found in one C call per element instead of four
 _BYLINE_CLASS = re.compile("|".join(re.escape(c) for c in _BYLINE_CLASSES))
 
@@ -246,44 +240,100 @@ def extract_metadata(doc: Document) -> PageMetadata:
         if match:
             published = parse_date("-".join(match.groups()))
 
-    author: str | None = None
+    return PageMetadata(title=title, published=published, author=_author(doc, articles))
+
+
+def _author(doc: Document, articles: list[dict[str, Any]]) -> str | None:
+    """The first source, most explicit first, that still names someone once cleaned
+    (:func:`~.bylines.clean_author`): a marked byline of only a date is no author, and
+    the next source gets its turn."""
     for obj in articles:
-        names = _names(obj.get("author"))
+        names = [n for n in map(clean_author, _names(obj.get("author"))) if n]
         if names:
-            author = ", ".join(dict.fromkeys(names))
-            break
-    if not author:
-        for key in _AUTHOR_META:
-            value = meta.get(key)
-            if value and not value.startswith("http"):
-                author = value
-                break
-    if not author:
-        author = _byline(doc)
-    if author:
-        author = _BYLINE_PREFIX.sub("", author).strip()[:_MAX_AUTHOR] or None
-    return PageMetadata(title=title, published=published, author=author)
+            return ", ".join(dict.fromkeys(names))
+    meta = doc.head.meta
+    for key in _AUTHOR_META:
+        value = meta.get(key)
+        if value and not value.startswith("http") and (author := clean_author(value)):
+            return author
+    marked, linked = _bylines(doc)
+    if marked and (author := clean_author(marked)):
+        return author
+    headline = _headline_byline(doc)
+    if headline and (author := clean_author(headline)):
+        return author
+    return clean_author(linked) if linked else None
 
 
-def _byline(doc: Document) -> str | None:
-    """The first byline in reading order: an element marked ``rel``/``itemprop`` author or
-    one with a byline class; failing both, the first link to an author's page
-    (``/author/NAME``, ``/authors/NAME/``, ``/author/#NAME``: the URL scheme of WordPress,
-    Hexo and Hugo themes, which often mark nothing else). The links come last because
-    sidebars and "related" boxes link their own authors, often above the story's byline."""
+def _bylines(doc: Document) -> tuple[str | None, str | None]:
+    """The first marked byline in reading order, and the first link to an author's page.
+
+    Marked: an element marked ``rel``/``itemprop`` author or one with a byline class,
+    outside a comment thread (a comment's author carries the same classes:
+    "comment-author", "rino19ny says:" above the story's own unmarked byline on a dragnet
+    page). Linked: ``/author/NAME``, ``/authors/NAME/``, ``/author/#NAME``, the URL scheme
+    of WordPress, Hexo and Hugo themes, which often mark nothing else; it comes last in
+    :func:`_author` because sidebars and "related" boxes link their own authors, often
+    above the story's byline."""
     linked: str | None = None
-    for el in doc.nodes:
+    for i, el in enumerate(doc.nodes):
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = _text(el)
-            if 0 < len(text) <= _MAX_AUTHOR:
-                return text
+            if 0 < len(text) <= MAX_AUTHOR and not _in_comments(doc, i):
+                return text, linked
         classes = (el.get("class") or "").lower()
         if classes and _BYLINE_CLASS.search(classes):
             text = _text(el)
-            if 0 < len(text) <= 60:
-                return text
+            if 0 < len(text) <= 60 and not _in_comments(doc, i):
+                return text, linked
         if linked is None and el.tag == "a" and _AUTHOR_HREF.search(el.get("href") or ""):
             text = _text(el)
-            if 0 < len(text) <= _MAX_AUTHOR:
+            if 0 < len(text) <= MAX_AUTHOR:
                 linked = text
-    return linked
+    return None, linked
+
+
+def _in_comments(doc: Document, i: int) -> bool:
+    """Is node ``i`` in (or itself) an element whose class or id says comment?"""
+    nodes, parent = doc.nodes, doc.parent
+    while i > 0:
+        el = nodes[i]
+        if "comment" in f"{el.get('class') or ''} {el.get('id') or ''}".lower():
+            return True
+        i = parent[i]
+    return False
+
+
+#: lines under the headline searched for an unmarked byline
+_BYLINE_LINES = 3
+
+
+def _headline_byline(doc: Document) -> str | None:
+    """Names from an unmarked byline among the few short lines under the first ``<h1>``
+    (:func:`~.bylines.byline_names` says which lines are bylines).
+
+    The lines are rendered from the headline's nearest ancestor that holds more than the
+    headline, so a byline in the header's next sibling is found as well as one in the
+    headline's own container."""
+    tags, text_len, parent = doc.tags, doc.text_len, doc.parent
+    head = next((i for i, tag in enumerate(tags) if tag == "h1" and text_len[i]), None)
+    if head is None:
+        return None
+    scope = parent[head]
+    while scope > 0 and text_len[scope] <= text_len[head]:
+        scope = parent[scope]
+    headline = doc.lines(head)
+    lines = doc.lines(scope)
+    if not headline:
+        return None
+    try:
+        at = lines.index(headline[-1])
+    except ValueError:
+        return None
+    for line in lines[at + 1 : at + 1 + _BYLINE_LINES]:
+        if len(line) > 150:
+            break
+        names = byline_names(line)
+        if names:
+            return names
+    return None

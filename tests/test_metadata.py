@@ -107,3 +107,39 @@ def test_a_marked_byline_beats_an_earlier_author_link_of_a_sidebar() -> None:
     html = """<html><body><aside><a href="/author/frank/">FRANK CATALANO</a></aside>
     <p class="byline">By Todd Bishop</p><p>text</p></body></html>"""
     assert _meta(html).author == "Todd Bishop"
+
+
+def test_an_unmarked_byline_under_the_headline_names_the_authors() -> None:
+    # flink-blog's Hugo theme: the byline is the headline's tail text and twitter links.
+    html = """<html><body><article><h1><a href="/p/">Looking Ahead</a></h1>
+    November 21, 2017 - Stephan Ewen <a href="https://twitter.com/StephanEwen">(@StephanEwen)</a>
+    Mike Winters <a href="https://twitter.com/wints">(@wints)</a>
+    <p>The release is on track to happen in the next couple of weeks, and here is what is in
+    it for everyone who has not followed the discussion on the mailing list.</p>
+    </article></body></html>"""
+    assert _meta(html).author == "Stephan Ewen, Mike Winters"
+    # The same line in the header's next sibling, not the headline's own container.
+    html = """<html><body><header><h1>Storm season</h1></header>
+    <div class="meta">By Jane Roe | January 10, 2008</div><p>The storm came.</p></body></html>"""
+    assert _meta(html).author == "Jane Roe"
+
+
+def test_a_byline_below_the_first_paragraph_is_not_searched() -> None:
+    html = """<html><body><h1>Storm season</h1><p>The first paragraph of the story is long
+    enough to be the story itself, not a byline, and it goes on for a while to say so, well
+    past the length of any byline that a theme would print under a headline.</p>
+    <p>By Jane Roe</p></body></html>"""
+    assert _meta(html).author is None
+
+
+def test_a_comment_authors_byline_class_is_not_the_story_byline() -> None:
+    html = """<html><body><h1>Headline</h1><p>November 8, 2012 — By Long Zheng</p>
+    <p>Story text.</p><ol id="comments"><li><span class="comment-author">rino19ny</span>
+    says: nice</li></ol></body></html>"""
+    assert _meta(html).author == "Long Zheng"
+
+
+def test_a_marked_byline_holding_only_a_date_gives_way_to_the_next_source() -> None:
+    html = """<html><body><h1>Headline</h1><div class="author">Dec 16, 2007 18:22</div>
+    <p>By HERB KEINON AND AP</p><p>Story text.</p></body></html>"""
+    assert _meta(html).author == "HERB KEINON, AP"

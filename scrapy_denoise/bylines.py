@@ -1,0 +1,181 @@
+"""Author names out of visible byline text.
+
+Two jobs, both on plain strings (the DOM side is :mod:`.metadata`'s):
+
+* :func:`clean_author` tidies whatever a source gave as the author. Marked bylines carry
+  their surroundings: "Posted by Karl Fisch", "Josh Lowensohn July 24, 2012 4:00 AM PDT
+  Follow @Josh", "Lara Webster | November 9, 2012" (all seen on dragnet development pages).
+  What is left after the prefix, the date and the social handles is the name; a value that
+  was only a date ("Dec 16, 2007 18:22 | Updated ...") is no author at all.
+* :func:`byline_names` reads an *unmarked* byline, the short line a theme prints under the
+  headline with no class to find it by: "By Stephen Shankland", "November 21, 2017 -
+  Stephan Ewen (@StephanEwen) Aljoscha Krettek (@aljoscha)" (flink-blog's Hugo theme, whose
+  171 authored posts had no author before), "Malcolm Conn | January 10, 2008". A line only
+  counts when it says so: a leading "by", or a date joined to the names by a separator. Bare
+  capitalised words under a headline are as often a section, a standfirst or a place.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
+
+#: longer "authors" are sentences or whole blocks that happened to carry a byline class
+MAX_AUTHOR = 100
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+#: a calendar date as people write it, with an optional weekday before and time after
+_DATE = (
+    rf"(?:{_WEEKDAY},?\s+)?"
+    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
+)
+_DATE_RE = re.compile(_DATE, re.I)
+_LEADING_DATE = re.compile(rf"^(?:posted\s+(?:on\s+)?|published\s+(?:on\s+)?)?{_DATE}\s*", re.I)
+_BY = re.compile(
+    r"^(?:(?:posted|written|words|story|reported|text)\s+by|by|von|par|por)\b[\s:]*", re.I
+)
+_PREFIX = re.compile(
+    r"^\s*(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
+    r"|(?:posted|written|words|story|reported)\s+by|by|von|par|por"
+    r"|作者[:：]?|文[/／]|记者)\s*",
+    re.I,
+)
+#: "(@handle)", "@handle", "Follow @handle": a social account beside a name
+_HANDLE = re.compile(r"(?:\bfollow\s+)?\(?(?<![\w.])@\w+\)?", re.I)
+_EMAIL = re.compile(r"\(?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\)?")
+#: a date, a time of day, "6h ago", "7 min read": what follows a name in a byline
+_STAMP = re.compile(
+    rf"{_DATE}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
+    r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\b\d+\s*min\s+read\b",
+    re.I,
+)
+_PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
+_TRAILING = re.compile(r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?))+$", re.I)
+_BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
+_COMMENTER = re.compile(r"\b(?:says|said|wrote)\s*(?::|\.\.\.|…)?\s*$", re.I)
+_SEPARATOR = re.compile(r"^\s*[-|·•–—/,:]\s*")
+_TRAILER = re.compile(r"\s+(?:on|at|in|published|updated|posted)\b.*$|\s*[-|·•–—/]\s.*$", re.I)
+_JOINERS = frozenset({",", "and", "&", "und", "et", "y"})
+_PARTICLES = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "la", "le", "bin", "al"}
+)
+#: words that end a run of names; a month or weekday does only where a date starts
+#: ("Jincheng Sun", "Jun Qin" are names)
+_NOT_NAMES = re.compile(r"^(?:updated|posted|published|comments?)[:.,]*$", re.I)
+_TOKEN = re.compile(r",|&|[^\s,&]+")
+_LEADING_JOINERS = re.compile(r"^(?:\s*(?:,|&|and\b))*\s*", re.I)
+
+
+def clean_author(value: str) -> str | None:
+    """The name part of an author value from any source, or None when nothing is left.
+
+    Emails and handles go first; then, where the value says "by", what follows it ("Sci-Tech
+    by Eric Mack", "Oct 21, 2017 at 08:15 UTC by Alyssa Hertig"); then the first piece
+    between dates, times and separators, without the words bylines put before a date
+    ("John on July 21, 2012", "Craig McCarthy Last updated on 17 December 2025"). A
+    commenter ("Hungry says:") is nobody's byline.
+    """
+    text = " ".join(_HANDLE.sub(" ", _EMAIL.sub(" ", value)).split())
+    if _COMMENTER.search(text):
+        return None
+    by = _BY_ANYWHERE.search(text)
+    text = text[by.end() :] if by else _PREFIX.sub("", text)
+    for piece in _PIECES.split(_STAMP.sub("|", text)):
+        piece = _TRAILING.sub("", piece.strip(" ,;:|-–—·•/")).strip(" ,;:|-–—·•/")
+        if any(ch.isalpha() for ch in piece):
+            return piece[:MAX_AUTHOR]
+    return None
+
+
+def byline_names(line: str) -> str | None:
+    """The names of an unmarked byline ``line``, or None when the line is not one.
+
+    Accepted shapes: "[date sep] by NAMES [trailer]", "date sep NAMES" and "NAMES sep date",
+    where a trailer is what bylines add after the names (" on Thursday, ...", " in Sydney",
+    " | 3 comments"). Without "by", every name must look like a person's: two to four
+    capitalised words, unless a social handle follows them ("June 14, 2024 - Hong
+    (@hlteoh2)"), which no section name or standfirst has.
+    """
+    social = _HANDLE.search(line) is not None
+    text = " ".join(_HANDLE.sub(",", line).split())
+    if not text or len(text) > 150:
+        return None
+    dated = False
+    match = _LEADING_DATE.match(text)
+    if match:
+        dated = True
+        text = text[match.end() :]
+        separator = _SEPARATOR.match(text)
+        if separator:
+            text = text[separator.end() :]
+        elif not _BY.match(text):
+            return None
+    by = _BY.match(text)
+    if by:
+        text = text[by.end() :]
+        names, rest = _take_names(text)
+        if not names or (rest and not (_TRAILER.match(" " + rest) or _DATE_RE.match(rest))):
+            return None
+        if len(names) == 1 and len(names[0].split()) == 1 and not names[0][0].isupper():
+            # "by alysha": a user name, lower case, is still a byline after "by"
+            return names[0]
+        return ", ".join(names) if _plausible(names, loose=True) else None
+    names, rest = _take_names(text)
+    if not names or not _plausible(names, loose=social):
+        return None
+    if dated:
+        return ", ".join(names) if not rest or _TRAILER.match(" " + rest) else None
+    separator = _SEPARATOR.match(rest)
+    if separator and _DATE_RE.match(rest[separator.end() :]):
+        return ", ".join(names)
+    return None
+
+
+def _take_names(text: str) -> tuple[list[str], str]:
+    """Leading run of names (capitalised words, particles, joiners) and the text after it."""
+    names: list[str] = []
+    current: list[str] = []
+    end = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        low = token.lower()
+        if token in _JOINERS or low in _JOINERS:
+            if current:
+                names.append(" ".join(current))
+                current = []
+            continue
+        if _NOT_NAMES.match(token) or _DATE_RE.match(text, match.start()):
+            break
+        if (
+            token.lstrip("(")[:1].isupper()
+            or (current and low in _PARTICLES)
+            or (not names and not current and token[0].isalpha())
+        ):
+            current.append(token)
+            end = match.end()
+            continue
+        break
+    if current:
+        names.append(" ".join(current))
+    return names, _LEADING_JOINERS.sub("", text[end:])
+
+
+def _plausible(names: list[str], *, loose: bool) -> bool:
+    """Person-like names: each of one (``loose``) or two to four words, short overall."""
+    if sum(len(n) for n in names) > 60:
+        return False
+    for name in names:
+        words = name.split()
+        if not words[0][0].isupper() or not any(ch.isalpha() for ch in name):
+            return False
+        if not (1 if loose else 2) <= len(words) <= (6 if loose else 4):
+            return False
+    return True

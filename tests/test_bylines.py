@@ -1,0 +1,87 @@
+"""Author names out of byline text: :mod:`scrapy_denoise.bylines`.
+
+The strings are bylines as they occur on the shared data's development pages (dragnet,
+l3s-gn1, utomo-big9-chaos, wcxb) and flink-blog's post headers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise.bylines import byline_names, clean_author
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("Posted by Karl Fisch", "Karl Fisch"),
+        ("Josh Lowensohn July 24, 2012 4:00 AM PDT Follow @Josh", "Josh Lowensohn"),
+        ("Lara Webster | November 9, 2012", "Lara Webster"),
+        ("John on July 21, 2012", "John"),
+        ("Craig McCarthy Last updated on 17 December 2025", "Craig McCarthy"),
+        ("Monday, November 12, 2012, by Matthew Kang", "Matthew Kang"),
+        ("Oct 21, 2017 at 08:15 UTC by Alyssa Hertig", "Alyssa Hertig"),
+        ("Mike Cason | mcason@al.com", "Mike Cason"),
+        ("Jared Dubin @jadubin5 6h ago", "Jared Dubin"),
+        ("作者：张三", "张三"),
+        ("admin", "admin"),
+    ],
+)
+def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
+    assert clean_author(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Dec 16, 2007 18:22 | Updated Dec 17, 2007 11:52",  # a date in a byline's place
+        "Updated 7d 0h ago",
+        "rino19ny says:",  # a commenter
+        "Grandma G said...",
+        "english@peopledaily.com.cn",
+        "Article by:",
+    ],
+)
+def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
+    assert clean_author(value) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("By Stephen Shankland", "Stephen Shankland"),
+        ("By ROD NORDLAND and MAYY EL SHEIKH", "ROD NORDLAND, MAYY EL SHEIKH"),
+        ("by Paul McDonald on Thursday, December 15, 2011 at 4:30am", "Paul McDonald"),
+        ("By jbat - October 19, 2012", "jbat"),
+        ("November 12, 2012 by Nicolette", "Nicolette"),
+        ("Posted November 4th, 2012 / By Jean-Pierre Gassin in Inspiration", "Jean-Pierre Gassin"),
+        ("By Brantley Hargrove Thu., Aug. 9 2012 at 1:00 PM", "Brantley Hargrove"),
+        ("Malcolm Conn | January 10, 2008", "Malcolm Conn"),
+        (
+            "November 21, 2017 - Stephan Ewen (@StephanEwen) Aljoscha Krettek (@aljoscha)",
+            "Stephan Ewen, Aljoscha Krettek",
+        ),
+        ("July 2, 2019 - Jincheng Sun (@sunjincheng121)", "Jincheng Sun"),  # Sun, no weekday
+        ("June 14, 2024 - Hong (@hlteoh2)", "Hong"),  # one word, but a handle says person
+        ("October 13, 2020 - Tzu-Li (Gordon) Tai (@tzulitai)", "Tzu-Li (Gordon) Tai"),
+    ],
+)
+def test_byline_names_reads_unmarked_bylines(line: str, expected: str) -> None:
+    assert byline_names(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Sunday, October 28, 2012",  # a date alone
+        "August 26, 2014 -",
+        "Jan 15, 2008 7:00 pm US/Eastern",
+        "By clicking here you agree to the terms",
+        "By radical Orthodox activists",  # a sentence, not a name
+        "Stephen Shankland",  # bare capitalised words: a section, a place, a standfirst
+        "Posted on Fri, Jan. 18, 2008",
+        "November 3, 2012 Leave a Comment",
+    ],
+)
+def test_byline_names_rejects_lines_that_are_not_bylines(line: str) -> None:
+    assert byline_names(line) is None
