@@ -17,26 +17,17 @@ Two jobs, both on plain strings (the DOM side is :mod:`.metadata`'s):
 
 from __future__ import annotations
 
+import html
 import re
+
+from .dates import DATE_PATTERN
 
 __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 
 #: longer "authors" are sentences or whole blocks that happened to carry a byline class
 MAX_AUTHOR = 100
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-#: a calendar date as people write it, with an optional weekday before and time after
-_DATE = (
-    rf"(?:{_WEEKDAY},?\s+)?"
-    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
-    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
-    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
-)
+_DATE = DATE_PATTERN
 _DATE_RE = re.compile(_DATE, re.I)
 _LEADING_DATE = re.compile(rf"^(?:posted\s+(?:on\s+)?|published\s+(?:on\s+)?)?{_DATE}\s*", re.I)
 _BY = re.compile(
@@ -83,6 +74,8 @@ def clean_author(value: str) -> str | None:
     ("John on July 21, 2012", "Craig McCarthy Last updated on 17 December 2025"). A
     commenter ("Hungry says:") is nobody's byline.
     """
+    if "&" in value:
+        value = html.unescape(value)
     text = " ".join(_HANDLE.sub(" ", _EMAIL.sub(" ", value)).split())
     if _COMMENTER.search(text):
         return None

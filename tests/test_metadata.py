@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 from scrapy_denoise.document import load_document
-from scrapy_denoise.metadata import extract_metadata, parse_date
+from scrapy_denoise.metadata import extract_metadata
 
 
 def _meta(html: str, url: str = "https://news.example/x") -> object:
@@ -54,12 +54,6 @@ def test_byline_and_url_date() -> None:
 def test_nothing_found_is_none() -> None:
     meta = _meta("<html><body><p>plain</p></body></html>", "")
     assert (meta.title, meta.published, meta.author) == (None, None, None)
-
-
-def test_parse_date_formats() -> None:
-    assert parse_date("2018年5月6日 12:30") == datetime(2018, 5, 6, 12, 30, tzinfo=UTC)
-    assert parse_date("not a date") is None
-    assert parse_date("2018-13-45") is None
 
 
 def test_a_headline_with_separators_is_kept_whole_when_a_heading_shows_it() -> None:
@@ -143,3 +137,52 @@ def test_a_marked_byline_holding_only_a_date_gives_way_to_the_next_source() -> N
     html = """<html><body><h1>Headline</h1><div class="author">Dec 16, 2007 18:22</div>
     <p>By HERB KEINON AND AP</p><p>Story text.</p></body></html>"""
     assert _meta(html).author == "HERB KEINON, AP"
+
+
+def test_a_date_printed_only_for_people_is_the_publication_date() -> None:
+    # flink-blog: the date starts the line under the headline, and the URL has none.
+    html = """<html><body><h1>Looking Ahead</h1>November 21, 2017 - Stephan Ewen
+    <p>The release is on track.</p></body></html>"""
+    assert _meta(html, "https://flink.example/post/x/").published == datetime(
+        2017, 11, 21, tzinfo=UTC
+    )
+    # zjuvai-blog: no h1; the date sits in the theme's post-meta block.
+    html = """<html><body><div class="post-title">保修期</div>
+    <div class="post-meta"><span>发布于：<span>2012-03-12</span></span></div>
+    <p>本次过来，还在一年保修期以内。</p></body></html>"""
+    assert _meta(html, "https://zj.example/p/").published == datetime(2012, 3, 12, tzinfo=UTC)
+
+
+def test_dates_of_comments_and_sidebars_are_not_the_pages() -> None:
+    html = """<html><body><aside><span class="date">May 1, 2019</span></aside>
+    <h2>Headline</h2><p>Story text.</p>
+    <ol class="comment-list"><li><span class="comment-date">June 2, 2019</span></li></ol>
+    </body></html>"""
+    assert _meta(html, "https://news.example/story").published is None
+    # A date in the URL wins over one printed on the page.
+    html = """<html><body><h1>H</h1><p>May 1, 2019</p><p>Story.</p></body></html>"""
+    assert _meta(html, "https://news.example/2020/01/02/story").published == datetime(
+        2020, 1, 2, tzinfo=UTC
+    )
+
+
+def test_a_declared_title_that_is_the_headline_plus_a_tail_gives_the_headline() -> None:
+    # wcxb: JSON-LD and og:title add the site's name or an SEO tail that nothing marks.
+    html = """<html><head><meta property="og:title"
+    content="Is it really always the DNS? | APNIC Blog"></head>
+    <body><h1>Is it really always the DNS?</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Is it really always the DNS?"
+    html = """<html><head><script type="application/ld+json">{"@type": "Article",
+    "headline": "Healthy Eating Plate \u2022 The Nutrition Source"}</script></head>
+    <body><h1>Healthy Eating Plate</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Healthy Eating Plate"
+    # A heading that is not a whole part of the declared title changes nothing.
+    html = """<html><head><meta property="og:title" content="Storm hits the coast"></head>
+    <body><h1>Storm hits</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Storm hits the coast"
+
+
+def test_a_declared_title_escaped_twice_is_unescaped() -> None:
+    html = """<html><head><meta property="og:title" content="Houston&amp;#39;s Best &amp;amp;
+    Worst"></head><body><p>text</p></body></html>"""
+    assert _meta(html).title == "Houston's Best & Worst"

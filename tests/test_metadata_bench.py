@@ -49,4 +49,4 @@ def test_author_needs_every_true_name_and_pages_without_authors_are_not_scored()
 def test_table_gives_accuracy_with_counts() -> None:
     scores = {"title": FieldScore(3, 4), "date": FieldScore(0, 0), "author": FieldScore(0, 2)}
     table = format_metadata({"site": {"ours": scores}})
-    assert "| site | ours | 0.750 (3/4) | — | 0.000 (0/2) |" in table
+    assert "| site | ours | 0.750 (3/4) | — | — | 0.000 (0/2) |" in table

@@ -1,0 +1,110 @@
+"""Dates as pages write them, machine-readable or for people.
+
+:func:`parse_date` reads the machine forms of JSON-LD, meta tags and ``<time datetime>``
+(ISO 8601 and its CJK cousin ``2018年5月6日``). :func:`find_written_date` also reads the
+forms of a page's visible byline or post header ("November 21, 2017", "9th Aug. 2012",
+"发布于：2012-03-12"), where a theme prints the date and declares it nowhere else:
+zjuvai-blog's Hexo posts and flink-blog's Hugo posts date themselves only so, and with the
+date taken out of their URLs neither gave a date at all.
+
+htmldate, the library made for this, was measured first (2026-11-24, 300 development
+pages): 2.7 ms per page in its fast mode, which reparses the page, and 21 ms with its
+extensive search, against the whole default chain's 12 ms; the few places a written date
+sits are known here already (the lines under the headline, elements classed as dates).
+Numeric dates are only read when the order is plain: year first, or a day over 12
+("23/11/2012"); "03/10/2023" is no date rather than a guess between March and October.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+__all__ = ["DATE_PATTERN", "find_written_date", "parse_date"]
+
+_ISO = re.compile(
+    r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
+    r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+#: a calendar date as people write it, with an optional weekday before and time after
+#: (bylines strip it; :func:`find_written_date` reads it)
+DATE_PATTERN = (
+    rf"(?:{_WEEKDAY},?\s+)?"
+    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
+)
+_MONTH_FIRST = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})\b", re.I)
+_NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
+
+
+def parse_date(value: object) -> datetime | None:
+    """Parse the machine-readable date formats publishers use; naive times are taken as UTC.
+
+    Anything but a string is no date: JSON-LD puts numbers, lists and objects where a date
+    belongs (``"datePublished": 20240102`` raised TypeError before).
+    """
+    if not value or not isinstance(value, str):
+        return None
+    match = _ISO.search(value)
+    if not match:
+        return None
+    year, month, day, hour, minute, second, zone = match.groups()
+    try:
+        dt = datetime(
+            int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0)
+        )
+    except ValueError:
+        return None
+    if zone and zone != "Z":
+        zone = zone.replace(":", "")
+        try:
+            return datetime.strptime(dt.isoformat() + zone, "%Y-%m-%dT%H:%M:%S%z")
+        except ValueError:
+            pass
+    return dt.replace(tzinfo=UTC)
+
+
+def find_written_date(text: str) -> datetime | None:
+    """The first date in ``text`` written in any form :data:`DATE_PATTERN` knows, at
+    midnight UTC unless given in ISO form with a time; None when there is none."""
+    found: list[tuple[int, datetime]] = []
+    iso = _ISO.search(text)
+    if iso and (dt := parse_date(iso.group())):
+        found.append((iso.start(), dt))
+    for match in _MONTH_FIRST.finditer(text):
+        if dt := _day(match.group(3), _month(match.group(1)), match.group(2)):
+            found.append((match.start(), dt))
+            break
+    for match in _DAY_FIRST.finditer(text):
+        if dt := _day(match.group(3), _month(match.group(2)), match.group(1)):
+            found.append((match.start(), dt))
+            break
+    for match in _NUMERIC.finditer(text):
+        first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
+        if first > 12 and (dt := _day(year, second, str(first))):
+            found.append((match.start(), dt))
+            break
+        if second > 12 and (dt := _day(year, first, str(second))):
+            found.append((match.start(), dt))
+            break
+    return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def _month(name: str) -> int:
+    return _MONTHS.index(name[:3].lower()) + 1
+
+
+def _day(year: str, month: int, day: str) -> datetime | None:
+    try:
+        return datetime(int(year), month, int(day), tzinfo=UTC)
+    except ValueError:
+        return None

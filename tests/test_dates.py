@@ -1,0 +1,53 @@
+"""Dates as pages write them: :mod:`scrapy_denoise.dates`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from scrapy_denoise.dates import find_written_date, parse_date
+
+
+def test_parse_date_reads_machine_forms_only() -> None:
+    assert parse_date("2018年5月6日 12:30") == datetime(2018, 5, 6, 12, 30, tzinfo=UTC)
+    assert parse_date("2021-03-04") == datetime(2021, 3, 4, tzinfo=UTC)
+    assert parse_date("November 21, 2017") is None
+    assert parse_date("not a date") is None
+    assert parse_date("2018-13-45") is None
+    assert parse_date(20240102) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("November 21, 2017 - Stephan Ewen", (2017, 11, 21)),
+        ("Posted on Fri, Jan. 18, 2008", (2008, 1, 18)),
+        ("9th August 2012 by Matthew Panzarino", (2012, 8, 9)),
+        ("Aug 9th, 2012 at 10:00 am", (2012, 8, 9)),
+        ("发布于：2012-03-12 admin", (2012, 3, 12)),
+        ("Peter Sayer | Monday, 14 January, 2008", (2008, 1, 14)),
+        ("Updated 23/11/2012", (2012, 11, 23)),  # a day over 12: day first
+        ("on 11/23/2012", (2012, 11, 23)),  # month first
+        # the first date in the text, whatever its form
+        ("Sept 3, 2020, updated 2021-01-05", (2020, 9, 3)),
+    ],
+)
+def test_find_written_date_reads_the_forms_people_read(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    assert find_written_date(text) == datetime(*expected, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "03/10/2023",  # March or October: no guess
+        "February 30, 2020",
+        "Copyright 2012",
+        "Jan 2",
+        "",
+    ],
+)
+def test_find_written_date_gives_none_without_a_whole_plain_date(text: str) -> None:
+    assert find_written_date(text) is None
