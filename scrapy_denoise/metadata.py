@@ -306,7 +306,9 @@ def _bylines(doc: Document) -> tuple[str | None, str | None]:
 
 #: lines under the headline searched for an unmarked byline or a written date
 _HEADLINE_LINES = 3
-#: class or id words of the elements a theme prints a post's date in
+#: class words of the elements a theme prints a post's date in. Ids are not read: the
+#: second attribute read per element cost 0.1 ms per page (a sixth of all metadata) and
+#: dated 3 more of 868 development pages.
 _DATE_CLASS = re.compile(r"date|time|publish|posted|meta|byline")
 #: class or id words of the regions that date or sign other posts than the page's: a
 #: byline there is a commenter's, a date another post's. Bylines skip comments only:
@@ -360,8 +362,10 @@ def _written_date(doc: Document, under_headline: Callable[[], list[str]]) -> dat
     for i, el in enumerate(doc.nodes):
         if not 0 < text_len[i] <= 120 or tags[i] == "a":
             continue
-        marks = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
-        if not _DATE_CLASS.search(marks) or _inside(doc, i, _OTHER_POSTS, _ASIDE_TAGS):
+        marks = el.get("class")
+        if not marks or not _DATE_CLASS.search(marks.lower()):
+            continue
+        if _inside(doc, i, _OTHER_POSTS, _ASIDE_TAGS):
             continue
         found = find_written_date(_text(el))
         if found:
