@@ -287,6 +287,7 @@ def _bylines(doc: Document) -> tuple[str | None, str | None]:
     because sidebars and "related" boxes link their own authors, often above the story's
     byline."""
     linked: str | None = None
+    tags = doc.tags
     for i, el in enumerate(doc.nodes):
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = _text(el)
@@ -297,7 +298,7 @@ def _bylines(doc: Document) -> tuple[str | None, str | None]:
             text = _text(el)
             if 0 < len(text) <= 60 and not _inside(doc, i, _COMMENTS):
                 return text, linked
-        if linked is None and el.tag == "a" and _AUTHOR_HREF.search(el.get("href") or ""):
+        if linked is None and tags[i] == "a" and _AUTHOR_HREF.search(el.get("href") or ""):
             text = _text(el)
             if 0 < len(text) <= MAX_AUTHOR:
                 linked = text
