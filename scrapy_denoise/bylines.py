@@ -74,6 +74,7 @@ def clean_author(value: str) -> str | None:
     ("John on July 21, 2012", "Craig McCarthy Last updated on 17 December 2025"). A
     commenter ("Hungry says:") is nobody's byline.
     """
+    value = value[: 10 * MAX_AUTHOR]  # a megabyte "author" costs no more than a long one
     if "&" in value:
         value = html.unescape(value)
     text = " ".join(_HANDLE.sub(" ", _EMAIL.sub(" ", value)).split())
