@@ -186,3 +186,15 @@ def test_a_declared_title_escaped_twice_is_unescaped() -> None:
     html = """<html><head><meta property="og:title" content="Houston&amp;#39;s Best &amp;amp;
     Worst"></head><body><p>text</p></body></html>"""
     assert _meta(html).title == "Houston's Best & Worst"
+
+
+def test_a_single_h1_below_the_shown_title_is_a_section_not_the_headline() -> None:
+    # zjuvai-blog: the post title in a div, the post's only h1 a section heading.
+    html = """<html><head><title>Survey of Federated Learning - undefined</title></head>
+    <body><div class="post-title">Survey of Federated Learning</div>
+    <p>Intro.</p><h1>报告</h1><p>Body.</p></body></html>"""
+    assert _meta(html).title == "Survey of Federated Learning"
+    # The site's name shown as its logo link is no title: the h1 stays the headline.
+    html = """<html><head><title>Daily Planet - News</title></head>
+    <body><a href="/">Daily Planet</a><h1>Storm hits coast</h1><p>Body.</p></body></html>"""
+    assert _meta(html).title == "Storm hits coast"
