@@ -17,7 +17,7 @@ from .document import Document, load_document
 from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
-from .methods.copyright import without_copyright
+from .methods.line_rules import without_rule_lines
 from .methods.template import Unit, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
@@ -161,7 +161,7 @@ class Denoiser:
         extraction = self._method.extract(doc)
         lines = _without_templates(extraction.lines, units)
         removed_templates = len(extraction.lines) - len(lines)
-        lines = without_copyright(lines)
+        lines = without_rule_lines(lines)
         removed_lines = 0
         if learner is not None and opts.line_stats and doc.url:
             kept = learner.filter_lines(site, lines, learn=count)
@@ -197,7 +197,7 @@ class Denoiser:
         site = learner.site_key(url)
         count = self._first_visit(url)
         units = self._template_units(doc, site, count)
-        lines = without_copyright(_without_templates(self._method.extract(doc).lines, units))
+        lines = without_rule_lines(_without_templates(self._method.extract(doc).lines, units))
         if self.options.line_stats:
             lines = learner.filter_lines(site, lines, learn=count)
         learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_denoise import Denoiser
-from scrapy_denoise.methods.copyright import is_copyright_line, without_copyright
+from scrapy_denoise.methods.copyright import is_copyright_line
 
 
 @pytest.mark.parametrize(
@@ -36,11 +36,6 @@ def test_notices_are_copyright_lines(line: str) -> None:
 )
 def test_prose_is_not(line: str) -> None:
     assert not is_copyright_line(line)
-
-
-def test_without_copyright_keeps_order_and_other_lines() -> None:
-    lines = ["Headline", "Body text.", "© 2024 Daily. All rights reserved.", "More body."]
-    assert without_copyright(lines) == ["Headline", "Body text.", "More body."]
 
 
 def test_the_denoiser_drops_a_notice_inside_the_article_container() -> None:

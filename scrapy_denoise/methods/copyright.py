@@ -1,4 +1,4 @@
-"""Copyright lines: dropped from every method's output.
+"""Copyright lines: dropped from every method's output (:mod:`.line_rules`).
 
 A footer's "© 2012 CBS Interactive Inc. All Rights Reserved." is often a short paragraph
 right after the story, inside the same container, so a block method that keeps the story
@@ -22,9 +22,8 @@ lines, and the datasets disagree about whether they are content.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-__all__ = ["MAX_CHARS", "is_copyright_line", "without_copyright"]
+__all__ = ["MAX_CHARS", "is_copyright_line"]
 
 #: longer lines are prose that mentions copyright, not a notice
 MAX_CHARS = 400
@@ -62,7 +61,3 @@ def is_copyright_line(line: str) -> bool:
             return True
         return ("(c)" in low or "copyright" in low) and _NOTICE_START.match(line) is not None
     return _NOTICE_START.match(line) is not None or _NOTICE_ANYWHERE.search(line) is not None
-
-
-def without_copyright(lines: Sequence[str]) -> list[str]:
-    return [line for line in lines if not is_copyright_line(line)]

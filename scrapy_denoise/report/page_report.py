@@ -14,7 +14,8 @@ matches a site template. Fates, in the order the pipeline applies its steps:
 
 * ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
-  the block SVM or text correlativity, did not select it, or it is a copyright line);
+  the block SVM or text correlativity, did not select it, or it is a copyright or stock
+  line);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
@@ -44,7 +45,7 @@ import lxml.etree as etree
 from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
-from ..methods.copyright import is_copyright_line
+from ..methods.line_rules import line_rule
 from ..methods.linestats import keep_limit, line_hash, normalise_line
 from ..methods.template import Unit, page_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -206,13 +207,13 @@ def build_page_report(
     extraction = create_method(opts.method, opts.method_params).extract(doc)
     method_lines = extraction.lines
     is_template = template_lines(method_lines, units)
-    is_copyright = [
-        not t and is_copyright_line(line) for line, t in zip(method_lines, is_template, strict=True)
+    ruled = [
+        None if t else line_rule(line) for line, t in zip(method_lines, is_template, strict=True)
     ]
     out_lines = [
         line
-        for line, t, c in zip(method_lines, is_template, is_copyright, strict=True)
-        if not (t or c)
+        for line, t, rule in zip(method_lines, is_template, ruled, strict=True)
+        if not (t or rule)
     ]
     final_lines = article.text.split("\n") if article.text else []
     removed_by_stats = _subsequence_gaps(out_lines, final_lines)
@@ -223,9 +224,9 @@ def build_page_report(
         removed_by_stats = [False] * len(out_lines)
     line_status: list[str] = []
     after = iter(removed_by_stats)
-    for t, c in zip(is_template, is_copyright, strict=True):
-        if t or c:
-            line_status.append("template" if t else "copyright")
+    for t, rule in zip(is_template, ruled, strict=True):
+        if t or rule:
+            line_status.append("template" if t else (rule or ""))
         else:
             line_status.append("linestats" if next(after) else "kept")
 
@@ -299,6 +300,8 @@ def build_page_report(
             decider = _TEMPLATE_DECIDER.format(tag=el.tag, site=article.site)
         elif fate == "method" and "copyright" in states:
             decider = "a copyright line: dropped from every method's output"
+        elif fate == "method" and "stock" in states:
+            decider = "a stock line (such as Advertisement): dropped from every method's output"
         else:
             decider = _decider(
                 fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
@@ -356,6 +359,7 @@ _STATUS_FATE = {
     "linestats": "linestats",
     "template": "template",
     "copyright": "method",
+    "stock": "method",
     "dropped": "method",
 }
 _TEMPLATE_DECIDER = (

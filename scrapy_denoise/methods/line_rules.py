@@ -1,0 +1,67 @@
+"""Lines every method's output loses by rule: copyright notices and stock lines.
+
+Copyright notices are :mod:`.copyright`'s. *Stock lines* are the short fixed phrases that
+sit between or right after a story's paragraphs, in its own container, so that a block
+method keeping the story keeps them too: "Advertisement", "Advertisement - Continue Reading
+Below", "Share on Facebook", "Read more", "Related posts:", "About the author", "A post
+shared by Kylie (@kyliejenner) on Sep 21, 2018 at 8:30pm PDT" (an Instagram embed's
+caption). A line is one only when the whole line is such a phrase; a sentence that
+contains one is prose.
+
+Measured (2026-11-24) on the default chain's output, development pages of the six
+extraction sets: 406 of the lines this rule matches are noise and 50 are in the truth
+(mostly l3s-gn1 and dragnet annotations that keep "Advertisement" or "Related:" lines).
+Mean F1 rose on every set, dev (google-trends +0.0017, the others +0.0002 to +0.0003) and
+held out afterwards (l3s-gn1 +0.0005, utomo-big9-chaos +0.0003, dragnet +0.0002, wcxb
++0.0001, cleaneval and google-trends +0.0000). Small in F1 because the lines are short;
+it is a rule because users read the text, where an "Advertisement" is plain to see.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .copyright import is_copyright_line
+
+__all__ = ["is_stock_line", "line_rule", "without_rule_lines"]
+
+#: stock lines are short; longer lines are read as prose without testing
+_MAX_STOCK_CHARS = 160
+_STOCK = re.compile(
+    r"(?:"
+    r"advertisement(?:\s*[-–—:]\s*(?:continue|story continues|article continues)"
+    r" reading below)?|ad|sponsored(?: content)?"
+    r"|(?:story|article) continues below(?: advertisement)?"
+    r"|continue reading(?: below| the main story)?"
+    r"|share (?:on|via|to) (?:facebook|twitter|linkedin|pinterest|reddit|whatsapp|email|x)"
+    r"|share this(?: article| story| post)?|tweet|share|email|print|pin it"
+    r"|recommended(?: for you| stories| reading)?"
+    r"|related(?: articles| stories| posts| content| coverage)?"
+    r"|you (?:may|might) also like|more from .{1,40}|read more|keep (?:on )?reading"
+    r"|trending(?: now)?|most (?:popular|read)"
+    r"|about the author|sign up for .{1,60}|subscribe(?: now| to .{1,40})?"
+    r"|a post shared by .{1,80}"
+    r")[.:!]?",
+    re.IGNORECASE,
+)
+
+
+def is_stock_line(line: str) -> bool:
+    """Is the whole of ``line`` (whitespace collapsed) a stock phrase?"""
+    if len(line) > _MAX_STOCK_CHARS:
+        return False
+    return _STOCK.fullmatch(" ".join(line.split())) is not None
+
+
+def line_rule(line: str) -> str | None:
+    """The rule that drops ``line`` ("copyright" or "stock"), or None when none does."""
+    if is_copyright_line(line):
+        return "copyright"
+    if is_stock_line(line):
+        return "stock"
+    return None
+
+
+def without_rule_lines(lines: Sequence[str]) -> list[str]:
+    return [line for line in lines if line_rule(line) is None]

@@ -1,0 +1,60 @@
+"""Lines dropped by rule from every method's output: :mod:`scrapy_denoise.methods.line_rules`."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_rule_lines
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Advertisement",
+        "Advertisement - Continue Reading Below",
+        "  Share on  Facebook ",
+        "Read more",
+        "Related posts:",
+        "About The Author",
+        "Continue reading the main story",
+        "A post shared by Kylie (@kyliejenner) on Sep 21, 2018 at 8:30pm PDT",
+        "Sign up for our daily newsletter",
+    ],
+)
+def test_stock_phrases_are_stock_lines(line: str) -> None:
+    assert is_stock_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Read more about the council's decision in our earlier report.",
+        "The advertisement ran for three weeks before it was pulled.",
+        "Share prices fell on Monday.",
+    ],
+)
+def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:
+    assert not is_stock_line(line)
+
+
+def test_line_rule_names_the_rule_and_the_filter_keeps_order() -> None:
+    assert line_rule("© 2024 Daily. All rights reserved.") == "copyright"
+    assert line_rule("Advertisement") == "stock"
+    assert line_rule("Body text.") is None
+    lines = ["Headline", "Advertisement", "Body.", "© 2024 Daily. All rights reserved.", "More."]
+    assert without_rule_lines(lines) == ["Headline", "Body.", "More."]
+
+
+def test_the_denoiser_drops_a_stock_line_inside_the_article_container() -> None:
+    paragraph = (
+        "The council voted on Monday to extend the tram line to the harbour, a project that "
+        "residents have asked for since the old ferry stopped running ten years ago. "
+    )
+    html = f"""<html><body><article><h1>Tram line to reach the harbour</h1>
+    <p>{paragraph * 2}</p><div class="ad-label">Advertisement</div><p>{paragraph * 2}</p>
+    </article></body></html>"""
+    with Denoiser(store=False) as denoiser:
+        text = denoiser.extract(html, "https://news.example/tram").text
+    assert "council voted" in text
+    assert "Advertisement" not in text.split("\n")
