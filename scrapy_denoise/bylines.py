@@ -49,7 +49,14 @@ _STAMP = re.compile(
     re.I,
 )
 _PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
-_TRAILING = re.compile(r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?))+$", re.I)
+#: words bylines put after a name: before a date, or the names of its share links
+#: ("Domenico Montanaro Twitter", "Ari Shapiro Facebook Twitter Tumblr Instagram")
+_TRAILING = re.compile(
+    r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?|twitter|facebook"
+    r"|instagram|tumblr|linkedin|email|e-mail|rss(?: feed)?|google(?: plus|\+)|view profile"
+    r"|share|tweet|follow(?:\s+\w+)?))+$",
+    re.I,
+)
 _BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
 _COMMENTER = re.compile(r"\b(?:says|said|wrote)\s*(?::|\.\.\.|…)?\s*$", re.I)
 _SEPARATOR = re.compile(r"^\s*[-|·•–—/,:]\s*")

@@ -23,6 +23,7 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("Oct 21, 2017 at 08:15 UTC by Alyssa Hertig", "Alyssa Hertig"),
         ("Mike Cason | mcason@al.com", "Mike Cason"),
         ("Jared Dubin @jadubin5 6h ago", "Jared Dubin"),
+        ("Laura Beck View Profile Email Twitter RSS", "Laura Beck"),  # share links' names
         ("作者：张三", "张三"),
         ("admin", "admin"),
     ],
@@ -40,6 +41,7 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "Grandma G said...",
         "english@peopledaily.com.cn",
         "Article by:",
+        "View Profile",
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
