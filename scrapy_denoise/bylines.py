@@ -27,24 +27,23 @@ __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 #: longer "authors" are sentences or whole blocks that happened to carry a byline class
 MAX_AUTHOR = 100
 
-_DATE = DATE_PATTERN
-_DATE_RE = re.compile(_DATE, re.I)
-_LEADING_DATE = re.compile(rf"^(?:posted\s+(?:on\s+)?|published\s+(?:on\s+)?)?{_DATE}\s*", re.I)
-_BY = re.compile(
-    r"^(?:(?:posted|written|words|story|reported|text)\s+by|by|von|par|por)\b[\s:]*", re.I
+_DATE_RE = re.compile(DATE_PATTERN, re.I)
+_LEADING_DATE = re.compile(
+    rf"^(?:posted\s+(?:on\s+)?|published\s+(?:on\s+)?)?{DATE_PATTERN}\s*", re.I
 )
-_PREFIX = re.compile(
-    r"^\s*(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
-    r"|(?:posted|written|words|story|reported)\s+by|by|von|par|por"
-    r"|作者[:：]?|文[/／]|记者)\s*",
-    re.I,
+#: the words that introduce a byline's names
+_BY_WORDS = (
+    r"(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
+    r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por)"
 )
+_BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
+_PREFIX = re.compile(rf"^\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者)\s*", re.I)
 #: "(@handle)", "@handle", "Follow @handle": a social account beside a name
 _HANDLE = re.compile(r"(?:\bfollow\s+)?\(?(?<![\w.])@\w+\)?", re.I)
 _EMAIL = re.compile(r"\(?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\)?")
 #: a date, a time of day, "6h ago", "7 min read": what follows a name in a byline
 _STAMP = re.compile(
-    rf"{_DATE}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
+    rf"{DATE_PATTERN}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
     r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\b\d+\s*min\s+read\b",
     re.I,
 )
