@@ -185,7 +185,8 @@ def _heading_or_title(doc: Document, site_names: set[str]) -> str | None:
         ):
             return shown
         return headings[0]
-    agreed = next((h for h in headings if len(h) > 1 and h in head_title), None)
+    # the longest: a logo's <h1> holds the site's name, which the <title> holds too
+    agreed = max((h for h in headings if len(h) > 1 and h in head_title), key=len, default=None)
     if agreed:
         return agreed
     cleaned = _clean_title(head_title, site_names, _text(doc.body), headings) if head_title else ""
@@ -270,7 +271,7 @@ def extract_metadata(doc: Document) -> PageMetadata:
         match = _URL_DATE.search(doc.url) or _URL_DATE_COMPACT.search(doc.url)
         if match:
             published = parse_date("-".join(match.groups()))
-    under_headline = cache(partial(_headline_lines, doc))
+    under_headline = cache(partial(_headline_lines, doc, title))
     if published is None:
         published = _written_date(doc, under_headline)
     return PageMetadata(
@@ -351,17 +352,28 @@ _DATE_CANDIDATES = 50
 _ASIDE_TAGS = frozenset({"nav", "aside"})
 
 
-def _headline_lines(doc: Document) -> list[str]:
-    """The few short lines under the first ``<h1>``, where themes print the byline and
-    date without marking either ("By Jane Roe", "November 21, 2017 - Stephan Ewen").
+def _headline_lines(doc: Document, title: str | None) -> list[str]:
+    """The few short lines under the headline, where themes print the byline and date
+    without marking either ("By Jane Roe", "November 21, 2017 - Stephan Ewen").
+
+    The headline is the ``<h1>`` that says the page's ``title``, else the first ``<h1>``
+    (a site's logo is often an ``<h1>`` of its own above the story's).
 
     The lines are rendered from the headline's nearest ancestor that holds more than the
     headline, so a byline in the header's next sibling is found as well as one in the
-    headline's own container; they end at the first long line, the story itself."""
+    headline's own container; they end at the first long line, the story itself. The
+    short line just above the headline comes last ("July 20, 2012" over a WordPress post's
+    title). Reading under the title's ``<h1>`` rather than the first found 6 more authors
+    on development pages; with the line above, dates moved on 6 of 868 pages, 3 of them to
+    trafilatura's date and 3 away from it.
+    """
     tags, text_len, parent = doc.tags, doc.text_len, doc.parent
-    head = next((i for i, tag in enumerate(tags) if tag == "h1" and text_len[i]), None)
-    if head is None:
+    h1s = [i for i, tag in enumerate(tags) if tag == "h1" and text_len[i]]
+    if not h1s:
         return []
+    head = h1s[0]
+    if title and len(h1s) > 1:
+        head = next((i for i in h1s if _text(doc.nodes[i]) == title), head)
     scope = parent[head]
     while scope > 0 and text_len[scope] <= text_len[head]:
         scope = parent[scope]
@@ -378,6 +390,8 @@ def _headline_lines(doc: Document) -> list[str]:
         if len(line) > 150:
             break
         out.append(line)
+    if at > 0 and len(lines[at - 1]) <= 150:
+        out.append(lines[at - 1])  # "July 20, 2012" above the headline, last resort
     return out
 
 

@@ -198,3 +198,13 @@ def test_a_single_h1_below_the_shown_title_is_a_section_not_the_headline() -> No
     html = """<html><head><title>Daily Planet - News</title></head>
     <body><a href="/">Daily Planet</a><h1>Storm hits coast</h1><p>Body.</p></body></html>"""
     assert _meta(html).title == "Storm hits coast"
+
+
+def test_the_byline_is_read_under_the_story_headline_not_under_a_logo_h1() -> None:
+    html = """<html><head><title>Storm season arrives early - Daily Planet</title></head>
+    <body><h1 class="logo">Daily Planet</h1><p>News</p><p>By Clark Kent</p>
+    <main><h1>Storm season arrives early</h1><p>By Lois Lane</p>
+    <p>The storm came early this year.</p></main></body></html>"""
+    meta = _meta(html)
+    assert meta.title == "Storm season arrives early"
+    assert meta.author == "Lois Lane"
