@@ -153,11 +153,23 @@ def _text(el: Any) -> str:
     return " ".join(etree.tostring(el, method="text", encoding="unicode", with_tail=False).split())
 
 
-def _headings(doc: Document) -> list[str]:
-    return [text for h in doc.body.iter("h1", "h2") if (text := _text(h))]
+def _headings(doc: Document, h1s: list[tuple[int, str]]) -> list[str]:
+    """The page's ``<h1>`` and ``<h2>`` texts (order does not matter to their one user,
+    :func:`_clean_title`, which compares against them as a set)."""
+    h2s = (_text(h) for h in doc.body.iter("h2"))
+    return [text for _, text in h1s if text] + [text for text in h2s if text]
 
 
-def _heading_or_title(doc: Document, site_names: set[str]) -> str | None:
+def _h1s(doc: Document) -> list[tuple[int, str]]:
+    """Every ``<h1>`` of the page as (node index, whitespace-collapsed text), read once:
+    the title, the headline's byline lines and the written date all look at them."""
+    nodes = doc.nodes
+    return [(i, _text(nodes[i])) for i, tag in enumerate(doc.tags) if tag == "h1"]
+
+
+def _heading_or_title(
+    doc: Document, site_names: set[str], h1s: list[tuple[int, str]]
+) -> str | None:
     """The page's ``<h1>`` when it has one; with several, the first the ``<title>``
     contains, and the ``<title>``'s article part when none agrees.
 
@@ -168,7 +180,7 @@ def _heading_or_title(doc: Document, site_names: set[str]) -> str | None:
     457 titles, wcxb development titles 683 -> 688 of 960, held out unchanged). Several
     ``<h1>`` that the ``<title>`` does not contain are a theme's section headings
     ("Summary", an anchor "#" on zjuvai-blog, whose post titles sit in a ``<div>``)."""
-    headings = [text for text in (_text(h) for h in doc.body.iter("h1")) if text]
+    headings = [text for _, text in h1s if text]
     head_title = " ".join((doc.head.title or "").split())
     if headings and not head_title:
         return headings[0]
@@ -194,7 +206,10 @@ def _heading_or_title(doc: Document, site_names: set[str]) -> str | None:
 
 
 def _declared_title(
-    doc: Document, articles: list[dict[str, Any]], site_names: set[str]
+    doc: Document,
+    articles: list[dict[str, Any]],
+    site_names: set[str],
+    h1s: list[tuple[int, str]],
 ) -> str | None:
     """The title the page declares (JSON-LD headline, else Open Graph or Twitter title),
     or the page's ``<h1>`` where the declared one is that heading plus more at a separator.
@@ -212,15 +227,14 @@ def _declared_title(
         meta = doc.head.meta
         title = meta.get("og:title") or meta.get("twitter:title")
         if title:
-            title = _clean_title(title, site_names, headings=_headings(doc))
+            title = _clean_title(title, site_names, headings=_headings(doc, h1s))
     if not title:
         return None
     for _ in range(2):  # "And finally&amp;#8230;": escaped twice
         if "&" in title:
             title = html.unescape(title)
     folded = title.casefold()
-    for h1 in doc.body.iter("h1"):
-        heading = _text(h1)
+    for _, heading in h1s:
         if len(heading) < 8 or len(heading) >= len(title):
             continue
         head = heading.casefold()
@@ -248,9 +262,10 @@ def extract_metadata(doc: Document) -> PageMetadata:
     articles = [o for o in ld if _is_article(o)] or ld
     site_names = {v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v}
 
-    title = _declared_title(doc, articles, site_names)
+    h1s = _h1s(doc)
+    title = _declared_title(doc, articles, site_names, h1s)
     if not title:
-        title = _heading_or_title(doc, site_names)
+        title = _heading_or_title(doc, site_names, h1s)
 
     published: datetime | None = None
     for obj in articles:
@@ -271,7 +286,7 @@ def extract_metadata(doc: Document) -> PageMetadata:
         match = _URL_DATE.search(doc.url) or _URL_DATE_COMPACT.search(doc.url)
         if match:
             published = parse_date("-".join(match.groups()))
-    under_headline = cache(partial(_headline_lines, doc, title))
+    under_headline = cache(partial(_headline_lines, doc, h1s, title))
     if published is None:
         published = _written_date(doc, under_headline)
     return PageMetadata(
@@ -352,7 +367,7 @@ _DATE_CANDIDATES = 50
 _ASIDE_TAGS = frozenset({"nav", "aside"})
 
 
-def _headline_lines(doc: Document, title: str | None) -> list[str]:
+def _headline_lines(doc: Document, h1s: list[tuple[int, str]], title: str | None) -> list[str]:
     """The few short lines under the headline, where themes print the byline and date
     without marking either ("By Jane Roe", "November 21, 2017 - Stephan Ewen").
 
@@ -367,13 +382,13 @@ def _headline_lines(doc: Document, title: str | None) -> list[str]:
     on development pages; with the line above, dates moved on 6 of 868 pages, 3 of them to
     trafilatura's date and 3 away from it.
     """
-    tags, text_len, parent = doc.tags, doc.text_len, doc.parent
-    h1s = [i for i, tag in enumerate(tags) if tag == "h1" and text_len[i]]
-    if not h1s:
+    text_len, parent = doc.text_len, doc.parent
+    headed = [(i, text) for i, text in h1s if text_len[i]]
+    if not headed:
         return []
-    head = h1s[0]
-    if title and len(h1s) > 1:
-        head = next((i for i in h1s if _text(doc.nodes[i]) == title), head)
+    head = headed[0][0]
+    if title and len(headed) > 1:
+        head = next((i for i, text in headed if text == title), head)
     scope = parent[head]
     while scope > 0 and text_len[scope] <= text_len[head]:
         scope = parent[scope]
