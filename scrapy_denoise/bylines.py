@@ -106,8 +106,8 @@ def byline_names(line: str) -> str | None:
     """
     social = _HANDLE.search(line) is not None
     text = " ".join(_HANDLE.sub(",", line).split())
-    if not text or len(text) > 150:
-        return None
+    if not text or len(text) > 150 or text.endswith(":"):
+        return None  # "Browse by subject:" labels what follows; a byline ends in a name
     dated = False
     match = _LEADING_DATE.match(text)
     if match:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["DATE_PATTERN", "find_written_date", "parse_date"]
+__all__ = ["DATE_PATTERN", "find_written_date", "parse_date", "standalone_date"]
 
 _ISO = re.compile(
     r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
@@ -44,6 +44,20 @@ DATE_PATTERN = (
 _MONTH_FIRST = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})\b", re.I)
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
+#: a whole text that is one publication date and nothing else: "Thu, January 10, 2008",
+#: "Published December 6, 2003", "2007-11-24 16:23:08". The words allowed before it say
+#: "published", never "updated" or "modified".
+_STANDALONE = re.compile(
+    r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"
+    rf"(?:{_WEEKDAY},?\s+)?"
+    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
+    r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?",
+    re.IGNORECASE,
+)
+#: longest text read as a standalone date ("Wednesday, September 21, 2011 at 11:45 p.m. EDT")
+STANDALONE_MAX = 64
 
 
 def parse_date(value: object) -> datetime | None:
@@ -97,6 +111,23 @@ def find_written_date(text: str) -> datetime | None:
             found.append((match.start(), dt))
             break
     return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def standalone_date(text: str) -> datetime | None:
+    """The date when the whole of ``text`` (whitespace collapsed) is one date, with at most
+    a weekday, a time and "Published"/"Posted" around it; None otherwise.
+
+    A text that only *contains* a date ("Comments closed on May 3, 2012") is no answer:
+    pages are full of dates of other things, and an element that holds nothing but a date
+    is how old news templates print the story's (``<b>Thu, January 10, 2008</b>``).
+    """
+    if len(text) > STANDALONE_MAX or _STANDALONE.fullmatch(text) is None:
+        return None
+    found = find_written_date(text)
+    # a placeholder ("November 20, 9999" in a hidden template item) dates nothing
+    if found is None or not 1990 <= found.year <= datetime.now(UTC).year + 1:
+        return None
+    return found
 
 
 def _month(name: str) -> int:

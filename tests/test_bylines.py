@@ -83,6 +83,7 @@ def test_byline_names_reads_unmarked_bylines(line: str, expected: str) -> None:
         "Stephen Shankland",  # bare capitalised words: a section, a place, a standfirst
         "Posted on Fri, Jan. 18, 2008",
         "November 3, 2012 Leave a Comment",
+        "Browse by subject:",  # a label for what follows
     ],
 )
 def test_byline_names_rejects_lines_that_are_not_bylines(line: str) -> None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from scrapy_denoise.dates import find_written_date, parse_date
+from scrapy_denoise.dates import find_written_date, parse_date, standalone_date
 
 
 def test_parse_date_reads_machine_forms_only() -> None:
@@ -51,3 +51,36 @@ def test_find_written_date_reads_the_forms_people_read(
 )
 def test_find_written_date_gives_none_without_a_whole_plain_date(text: str) -> None:
     assert find_written_date(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Thu, January 10, 2008", (2008, 1, 10)),
+        ("Published December 6, 2003", (2003, 12, 6)),
+        ("Posted on: 2012年3月12日", (2012, 3, 12)),
+        ("Wednesday, September 21, 2011 at 11:45 p.m. EDT", (2011, 9, 21)),
+    ],
+)
+def test_standalone_date_reads_a_text_that_is_only_a_date(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    assert standalone_date(text) == datetime(*expected, tzinfo=UTC)
+
+
+def test_standalone_date_keeps_the_time_of_an_iso_date() -> None:
+    assert standalone_date("2007-11-24 16:23:08") == datetime(2007, 11, 24, 16, 23, 8, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Comments closed on May 3, 2012",  # a date of something else, inside a sentence
+        "Updated May 3, 2012",  # the date of a change, not of publication
+        "November 20, 9999 7:00 PM",  # a template's placeholder
+        "03/10/2023",
+        "2012",
+    ],
+)
+def test_standalone_date_is_none_for_anything_more_or_less_than_a_date(text: str) -> None:
+    assert standalone_date(text) is None

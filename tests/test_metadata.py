@@ -166,6 +166,27 @@ def test_dates_of_comments_and_sidebars_are_not_the_pages() -> None:
     )
 
 
+def test_an_element_holding_only_a_date_under_the_headline_dates_the_story() -> None:
+    # l3s-gn1 (2008 news templates): the date is a bare <b> under the headline, and the
+    # masthead above it prints the day of the crawl.
+    html = """<html><head><title>Lavigne lawsuit settled | Sun</title></head><body>
+    <div id="masthead"><b>Tuesday, January 15, 2008</b></div>
+    <table><tr><td><font size="4"><b>Lavigne lawsuit settled</b></font>
+    <div align="right"><b>Thu, January 10, 2008</b></div>
+    <p>The suit was settled out of court, both sides said on Wednesday.</p>
+    </td></tr></table></body></html>"""
+    assert _meta(html, "https://sun.example/story").published == datetime(2008, 1, 10, tzinfo=UTC)
+    # Only the masthead's date: no date rather than the crawl's day.
+    html = html.replace("<b>Thu, January 10, 2008</b>", "")
+    assert _meta(html, "https://sun.example/story").published is None
+    # A list of other posts under the story dates those posts.
+    story = "Colaiacovo will miss at least seven to ten days with a knee injury. " * 3
+    html = f"""<html><body><h1>Leafs notebook</h1><p>{story}</p>
+    <table class="MoreRecentPosts"><tr><td>January 14, 2008, 6:40 PM</td></tr></table>
+    </body></html>"""
+    assert _meta(html, "https://blog.example/leafs").published is None
+
+
 def test_a_declared_title_that_is_the_headline_plus_a_tail_gives_the_headline() -> None:
     # wcxb: JSON-LD and og:title add the site's name or an SEO tail that nothing marks.
     html = """<html><head><meta property="og:title"
