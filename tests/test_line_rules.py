@@ -20,6 +20,13 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "Continue reading the main story",
         "A post shared by Kylie (@kyliejenner) on Sep 21, 2018 at 8:30pm PDT",
         "Sign up for our daily newsletter",
+        "Enlarge this image",
+        "Click here to enlarge image",
+        "3 of 12",  # a gallery's counter
+        "Show Caption",
+        "Resume your video",
+        "Back to top",
+        "Top of Page",
     ],
 )
 def test_stock_phrases_are_stock_lines(line: str) -> None:
@@ -32,6 +39,8 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Read more about the council's decision in our earlier report.",
         "The advertisement ran for three weeks before it was pulled.",
         "Share prices fell on Monday.",
+        "Three of the 12 rescued miners were taken to hospital.",
+        "The top of the page is where readers look first.",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

@@ -15,6 +15,15 @@ Mean F1 rose on every set, dev (google-trends +0.0017, the others +0.0002 to +0.
 held out afterwards (l3s-gn1 +0.0005, utomo-big9-chaos +0.0003, dragnet +0.0002, wcxb
 +0.0001, cleaneval and google-trends +0.0000). Small in F1 because the lines are short;
 it is a rule because users read the text, where an "Advertisement" is plain to see.
+
+Image, gallery and video-player furniture ("Enlarge this image", "3 of 12", "Show Caption",
+"Resume your video", "Back to top") was added later the same day: on the default chain's
+development output 302 matched lines, none in the truth (google-trends +0.0017, the
+others +0.0000 to +0.0002); held out, 85 matched lines, none in the truth, and mean F1
+moved by -0.0001 to +0.0002 (shingles run across line breaks, so a dropped line can join
+its neighbours into a new shingle). Photo credits ("Reed Saxon/AP", "Photo: CBS News")
+were measured and left: a third of such lines are in the truth (ERIC's "Source: ..."
+citations, "FULL-TIME/PART-TIME STATUS").
 """
 
 from __future__ import annotations
@@ -42,6 +51,12 @@ _STOCK = re.compile(
     r"|trending(?: now)?|most (?:popular|read)"
     r"|about the author|sign up for .{1,60}|subscribe(?: now| to .{1,40})?"
     r"|a post shared by .{1,80}"
+    # image and gallery furniture: "Enlarge this image", "Show Caption", "3 of 12"
+    r"|(?:click (?:here )?to )?enlarge(?: this)?(?: image| photo| picture)?"
+    r"|view (?:larger|full size)(?: image)?|(?:hide|show|toggle) caption|\d{1,3} of \d{1,3}"
+    # video players' controls and errors, and the way back up
+    r"|resume your video|retry|skip ad|loading\.*|play video|embed"
+    r"|(?:back|return|go) to top|top of (?:the )?page"
     r")[.:!]?",
     re.IGNORECASE,
 )
