@@ -214,17 +214,22 @@ def _bench_pages(args: argparse.Namespace) -> int:
 
 
 def _bench_metadata(args: argparse.Namespace) -> int:
-    from .evaluation.metadata_bench import format_metadata, metadata_benchmark
+    from .evaluation.metadata_bench import (
+        format_metadata,
+        format_url_dates,
+        metadata_benchmark,
+        url_date_benchmark,
+    )
     from .evaluation.report_file import write_section
     from .evaluation.site_learning import DEFAULT_SITES
 
     sites = tuple(args.site or DEFAULT_SITES)
-    results = metadata_benchmark(
-        sites,
-        progress=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)),
-    )
+    say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    results = metadata_benchmark(sites, progress=say)
     body = "## Metadata: title, date and author on the sites' article pages\n\n"
     body += format_metadata(results)
+    body += "\n### Dates on news pages whose URL carries one (URL hidden)\n\n"
+    body += format_url_dates(url_date_benchmark(progress=say))
     print(body)
     if args.out:
         command = "scrapy-denoise bench metadata" + "".join(

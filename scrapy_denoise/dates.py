@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["DATE_PATTERN", "find_written_date", "parse_date", "standalone_date"]
+__all__ = ["DATE_PATTERN", "find_written_date", "parse_date", "standalone_date", "url_date"]
 
 _ISO = re.compile(
     r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
@@ -56,6 +56,8 @@ _STANDALONE = re.compile(
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?",
     re.IGNORECASE,
 )
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
+_URL_DATE_COMPACT = re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[^\d]|$)")
 #: longest text read as a standalone date ("Wednesday, September 21, 2011 at 11:45 p.m. EDT")
 STANDALONE_MAX = 64
 
@@ -111,6 +113,12 @@ def find_written_date(text: str) -> datetime | None:
             found.append((match.start(), dt))
             break
     return min(found, key=lambda item: item[0])[1] if found else None
+
+
+def url_date(url: str) -> datetime | None:
+    """The date a URL's path carries (``/2014/08/26/slug``, ``/2007-11/24/``, ``/20071124/``)."""
+    match = _URL_DATE.search(url) or _URL_DATE_COMPACT.search(url)
+    return parse_date("-".join(match.groups())) if match else None
 
 
 def standalone_date(text: str) -> datetime | None:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from scrapy_denoise.dates import find_written_date, parse_date, standalone_date
+from scrapy_denoise.dates import find_written_date, parse_date, standalone_date, url_date
 
 
 def test_parse_date_reads_machine_forms_only() -> None:
@@ -84,3 +84,22 @@ def test_standalone_date_keeps_the_time_of_an_iso_date() -> None:
 )
 def test_standalone_date_is_none_for_anything_more_or_less_than_a_date(text: str) -> None:
     assert standalone_date(text) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://flink.example/2014/08/26/apache-flink-0.6-available/", (2014, 8, 26)),
+        ("http://news.xinhuanet.com/english/2007-11/24/content_7138034.htm", (2007, 11, 24)),
+        ("https://paper.example/news/20071124/story.html", (2007, 11, 24)),
+    ],
+)
+def test_url_date_reads_the_date_a_path_carries(url: str, expected: tuple[int, int, int]) -> None:
+    assert url_date(url) == datetime(*expected, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "url", ["https://news.example/story", "https://news.example/2014/13/40/x", ""]
+)
+def test_url_date_is_none_without_a_whole_valid_date(url: str) -> None:
+    assert url_date(url) is None

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import zipfile
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 
+import pytest
+
+from scrapy_denoise.evaluation import metadata_bench
 from scrapy_denoise.evaluation.datasets import SitePage
 from scrapy_denoise.evaluation.metadata_bench import (
     FieldScore,
     MetadataGuess,
+    UrlDateScore,
     format_metadata,
+    format_url_dates,
     score_page,
+    url_date_benchmark,
 )
 
 
@@ -50,3 +59,45 @@ def test_table_gives_accuracy_with_counts() -> None:
     scores = {"title": FieldScore(3, 4), "date": FieldScore(0, 0), "author": FieldScore(0, 2)}
     table = format_metadata({"site": {"ours": scores}})
     assert "| site | ours | 0.750 (3/4) | — | — | 0.000 (0/2) |" in table
+
+
+def _news_zip(path: Path, pages: list[tuple[str, str, str]]) -> Path:
+    """An extraction dataset in the shared format: (id, url, html) per page."""
+    with zipfile.ZipFile(path, "w") as archive:
+        rows = []
+        for page_id, url, html in pages:
+            member = f"html/{page_id}.html"
+            archive.writestr(member, html)
+            rows.append({"id": page_id, "dataset": "news", "url": url, "html": member})
+        archive.writestr("index.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_url_date_benchmark_dates_pages_from_their_html_against_the_urls_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    story = "<p>" + "The suit was settled out of court on Wednesday. " * 4 + "</p>"
+    zip_path = _news_zip(
+        tmp_path / "news.zip",
+        [
+            # the page prints the URL's day
+            ("a", "https://sun.example/2008/01/10/story", f"<h1>A</h1><b>Jan 10, 2008</b>{story}"),
+            # the page prints the next day (a paper east of the URL's time zone)
+            ("b", "https://sun.example/2008/01/10/other", f"<h1>B</h1><b>Jan 11, 2008</b>{story}"),
+            # no date printed at all
+            ("c", "https://sun.example/2008/01/10/third", f"<h1>C</h1>{story}"),
+            # no date in the URL: not scored
+            ("d", "https://sun.example/story", f"<h1>D</h1><b>Jan 9, 2008</b>{story}"),
+        ],
+    )
+    monkeypatch.setattr(metadata_bench, "extraction_zips", lambda: {"news": zip_path})
+    monkeypatch.setattr(metadata_bench, "_trafilatura", lambda: None)
+    results = url_date_benchmark(("all",))
+    assert results["all"]["scrapy-denoise"] == UrlDateScore(
+        pages=3, dated=2, same_day=1, within_a_day=2
+    )
+
+
+def test_url_date_table_gives_shares_with_counts() -> None:
+    table = format_url_dates({"holdout": {"ours": UrlDateScore(4, 3, 2, 3)}})
+    assert "| holdout | ours | 4 | 3 | 0.500 (2) | 0.750 (3) |" in table
