@@ -187,6 +187,16 @@ def test_an_element_holding_only_a_date_under_the_headline_dates_the_story() -> 
     assert _meta(html, "https://blog.example/leafs").published is None
 
 
+def test_a_date_meta_tag_written_for_people_is_read_when_nothing_else_dates_the_page() -> None:
+    # l3s-gn1: EPiServer's creation_date is RFC 822, which the machine-form pass skips.
+    head = '<head><meta name="creation_date" content="Sun, 30 Dec 2007 20:29:00 GMT"></head>'
+    html = f"<html>{head}<body><h1>Redknapp on Portsmouth</h1><p>Story.</p></body></html>"
+    assert _meta(html).published == datetime(2007, 12, 30, tzinfo=UTC)
+    # A date the page prints under its headline comes first: the tag is often build time.
+    html = html.replace("<p>Story.</p>", "<p>December 29, 2007</p><p>Story.</p>")
+    assert _meta(html).published == datetime(2007, 12, 29, tzinfo=UTC)
+
+
 def test_a_declared_title_that_is_the_headline_plus_a_tail_gives_the_headline() -> None:
     # wcxb: JSON-LD and og:title add the site's name or an SEO tail that nothing marks.
     html = """<html><head><meta property="og:title"
