@@ -402,8 +402,8 @@ def _headline_lines(doc: Document, headline: Callable[[], int]) -> list[str]:
     The headline is :func:`_headline_node`'s: the ``<h1>`` that says the page's ``title``
     (a site's logo is often an ``<h1>`` of its own above the story's), else the element
     that says most of the title, else the first ``<h1>``. Looking for the title's element
-    on pages without a matching ``<h1>`` (2026-11-24) read 68 more dates and 54 more
-    authors on development pages; two slashdot authors were lost.
+    on pages without a matching ``<h1>`` (2026-11-24) read 68 more dates and 53 more
+    authors on development pages, and lost one date and two slashdot authors.
 
     The lines are rendered from the headline's nearest ancestor that holds more than the
     headline, so a byline in the header's next sibling is found as well as one in the
@@ -482,6 +482,7 @@ def _standalone_date(doc: Document, head: int) -> datetime | None:
     out 34 → 39 of 61 (37 → 44; trafilatura 44 and 48). Australian papers print the day
     after the URL's. On all development pages of the extraction sets, 172 more dates and
     3 lost.
+
     Scanning above the headline as well dated 9 more development pages, 3 of them with the
     masthead's day, so it is not done.
     """

@@ -187,6 +187,16 @@ def test_an_element_holding_only_a_date_under_the_headline_dates_the_story() -> 
     assert _meta(html, "https://blog.example/leafs").published is None
 
 
+def test_without_an_h1_the_headline_is_the_element_saying_the_title() -> None:
+    # cleaneval (sptimes.com, 2003): the headline is a <font><b>, the title adds the
+    # section, and the byline sits under the headline.
+    html = """<html><head><title>Tampa Bay: Flu vaccine has run out</title></head><body>
+    <table><tr><td><font size="5"><b>Flu vaccine has run out</b></font><br>
+    By TOM ZUCCO<br><p>Local doctors say their doses are gone for the season.</p>
+    </td></tr></table></body></html>"""
+    assert _meta(html).author == "TOM ZUCCO"
+
+
 def test_a_date_meta_tag_written_for_people_is_read_when_nothing_else_dates_the_page() -> None:
     # l3s-gn1: EPiServer's creation_date is RFC 822, which the machine-form pass skips.
     head = '<head><meta name="creation_date" content="Sun, 30 Dec 2007 20:29:00 GMT"></head>'
