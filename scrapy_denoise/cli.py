@@ -216,8 +216,10 @@ def _bench_pages(args: argparse.Namespace) -> int:
 def _bench_metadata(args: argparse.Namespace) -> int:
     from .evaluation.metadata_bench import (
         format_metadata,
+        format_titles,
         format_url_dates,
         metadata_benchmark,
+        title_benchmark,
         url_date_benchmark,
     )
     from .evaluation.report_file import write_section
@@ -230,6 +232,8 @@ def _bench_metadata(args: argparse.Namespace) -> int:
     body += format_metadata(results)
     body += "\n### Dates on news pages whose URL carries one (URL hidden)\n\n"
     body += format_url_dates(url_date_benchmark(progress=say))
+    body += "\n### Titles of wcxb pages\n\n"
+    body += format_titles(title_benchmark(progress=say))
     print(body)
     if args.out:
         command = "scrapy-denoise bench metadata" + "".join(

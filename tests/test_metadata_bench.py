@@ -16,8 +16,10 @@ from scrapy_denoise.evaluation.metadata_bench import (
     MetadataGuess,
     UrlDateScore,
     format_metadata,
+    format_titles,
     format_url_dates,
     score_page,
+    title_benchmark,
     url_date_benchmark,
 )
 
@@ -61,14 +63,19 @@ def test_table_gives_accuracy_with_counts() -> None:
     assert "| site | ours | 0.750 (3/4) | — | — | 0.000 (0/2) |" in table
 
 
-def _news_zip(path: Path, pages: list[tuple[str, str, str]]) -> Path:
+def _news_zip(
+    path: Path, pages: list[tuple[str, str, str]], titles: dict[str, str] | None = None
+) -> Path:
     """An extraction dataset in the shared format: (id, url, html) per page."""
     with zipfile.ZipFile(path, "w") as archive:
         rows = []
         for page_id, url, html in pages:
             member = f"html/{page_id}.html"
             archive.writestr(member, html)
-            rows.append({"id": page_id, "dataset": "news", "url": url, "html": member})
+            row = {"id": page_id, "dataset": "news", "url": url, "html": member}
+            if titles and page_id in titles:
+                row["title"] = titles[page_id]
+            rows.append(row)
         archive.writestr("index.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     return path
 
@@ -101,3 +108,23 @@ def test_url_date_benchmark_dates_pages_from_their_html_against_the_urls_date(
 def test_url_date_table_gives_shares_with_counts() -> None:
     table = format_url_dates({"holdout": {"ours": UrlDateScore(4, 3, 2, 3)}})
     assert "| holdout | ours | 4 | 3 | 0.500 (2) | 0.750 (3) |" in table
+
+
+def test_title_benchmark_scores_pages_with_a_title_after_folding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    zip_path = _news_zip(
+        tmp_path / "news.zip",
+        [
+            ("a", "https://a.example/x", "<title>Storm Hits | Daily</title><h1>Storm Hits</h1>"),
+            ("b", "https://b.example/y", "<title>Shop</title><h1>Shop</h1>"),
+            ("c", "https://c.example/z", "<title>No truth</title>"),
+        ],
+        titles={"a": "storm  hits", "b": "T-Shirts & Tops"},
+    )
+    monkeypatch.setattr(metadata_bench, "extraction_zips", lambda: {"news": zip_path})
+    monkeypatch.setattr(metadata_bench, "_trafilatura", lambda: None)
+    results = title_benchmark(("all",), dataset="news")
+    assert results["all"]["scrapy-denoise"] == FieldScore(correct=1, scored=2)
+    table = format_titles(results, "news")
+    assert "| all | scrapy-denoise | 2 | 0.500 (1) |" in table
