@@ -195,6 +195,17 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
     "deep-noscripts": lambda: (
         b"<html><body>" + (b"<noscript><p>" + b"z" * 250) * 50_000 + b"</body></html>"
     ),
+    # every ancestor a candidate for the headline's element (its text nearly the title)
+    "long-title-over-nested-copies": lambda: (
+        b"<html><head><title>"
+        + b"word " * 20_000
+        + b"</title></head><body>"
+        + b"<div>" * 800
+        + b"wordx "
+        + b"word " * 19_998
+        + b"</div>" * 800
+        + b"</body></html>"
+    ),
 }
 
 
