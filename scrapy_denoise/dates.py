@@ -34,12 +34,13 @@ _MONTH = (
 _WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 #: a calendar date as people write it, with an optional weekday before and time after
-#: (bylines strip it; :func:`find_written_date` reads it)
+#: (bylines strip it; :func:`find_written_date` and :func:`standalone_date` read it)
 DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
     rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
-    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
-    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
+    r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
 _MONTH_FIRST = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})\b", re.I)
@@ -49,11 +50,7 @@ _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
 #: "published", never "updated" or "modified".
 _STANDALONE = re.compile(
     r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"
-    rf"(?:{_WEEKDAY},?\s+)?"
-    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
-    r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
-    r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
-    r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?",
+    + DATE_PATTERN,
     re.IGNORECASE,
 )
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")

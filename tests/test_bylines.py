@@ -66,6 +66,7 @@ def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
         ("July 2, 2019 - Jincheng Sun (@sunjincheng121)", "Jincheng Sun"),  # Sun, no weekday
         ("June 14, 2024 - Hong (@hlteoh2)", "Hong"),  # one word, but a handle says person
         ("October 13, 2020 - Tzu-Li (Gordon) Tai (@tzulitai)", "Tzu-Li (Gordon) Tai"),
+        ("12/28/2005 3:13:17 PM, by Hannibal", "Hannibal"),  # a time with seconds
     ],
 )
 def test_byline_names_reads_unmarked_bylines(line: str, expected: str) -> None:

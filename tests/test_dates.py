@@ -70,6 +70,7 @@ def test_standalone_date_reads_a_text_that_is_only_a_date(
 
 def test_standalone_date_keeps_the_time_of_an_iso_date() -> None:
     assert standalone_date("2007-11-24 16:23:08") == datetime(2007, 11, 24, 16, 23, 8, tzinfo=UTC)
+    assert standalone_date("2012年3月12日 08:05") == datetime(2012, 3, 12, 8, 5, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
