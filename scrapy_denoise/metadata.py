@@ -170,6 +170,14 @@ def _text(el: Any) -> str:
     return " ".join(etree.tostring(el, method="text", encoding="unicode", with_tail=False).split())
 
 
+def _node_text(doc: Document, i: int) -> str:
+    """:func:`_text` of node ``i``: a leaf's own text is all its text, read from the
+    document's arrays without serialising the element (most date elements are leaves)."""
+    if doc.end[i] == i:
+        return " ".join((doc.texts[i] or "").split())
+    return _text(doc.nodes[i])
+
+
 def _headings(doc: Document, h1s: list[tuple[int, str]]) -> list[str]:
     """The page's ``<h1>`` and ``<h2>`` texts (order does not matter to their one user,
     :func:`_clean_title`, which compares against them as a set)."""
@@ -465,7 +473,7 @@ def _written_date(doc: Document, under_headline: Callable[[], list[str]]) -> dat
             continue
         if _inside(doc, i, _OTHER_POSTS, _ASIDE_TAGS):
             continue
-        found = find_written_date(_text(el))
+        found = find_written_date(_node_text(doc, i))
         if found:
             return found
         tried += 1
@@ -495,7 +503,7 @@ def _standalone_date(doc: Document, head: int) -> datetime | None:
     Scanning above the headline as well dated 9 more development pages, 3 of them with the
     masthead's day, so it is not done.
     """
-    text_len, link_len, texts, end = doc.text_len, doc.link_text_len, doc.texts, doc.end
+    text_len, link_len = doc.text_len, doc.link_text_len
     if head < 0:
         return None
     tried = 0
@@ -504,9 +512,7 @@ def _standalone_date(doc: Document, head: int) -> datetime | None:
         # text also skips menus' <li><a>, most of a page's short elements
         if not 6 <= text_len[i] <= STANDALONE_MAX or link_len[i]:
             continue
-        # a leaf's own text is all its text, read without serialising the element
-        text = " ".join((texts[i] or "").split()) if end[i] == i else _text(doc.nodes[i])
-        found = standalone_date(text)
+        found = standalone_date(_node_text(doc, i))
         if found is None:
             continue
         if not _inside(doc, i, _OTHER_POSTS, _ASIDE_TAGS):
