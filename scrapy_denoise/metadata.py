@@ -274,10 +274,10 @@ def _unlinked_element_says(doc: Document, text: str) -> bool:
     """Does an element outside any link hold exactly ``text``? (A post title in a
     ``<div>`` does; a site's name is its logo's link text.)"""
     chars = text_chars(text)
-    text_len, in_link, nodes = doc.text_len, doc.in_link, doc.nodes
+    text_len, in_link = doc.text_len, doc.in_link
     return any(
-        text_len[i] == chars and not in_link[i] and _text(nodes[i]) == text
-        for i in range(len(nodes))
+        text_len[i] == chars and not in_link[i] and _node_text(doc, i) == text
+        for i in range(len(text_len))
     )
 
 
@@ -537,11 +537,14 @@ def _headline_node(doc: Document, h1s: list[tuple[int, str]], title: str | None)
         # holding nearly the same text took 0.54 s (every ancestor serialised), 6 ms with
         n = text_chars(title)
         text_len, tags = doc.text_len, doc.tags
-        for i, el in enumerate(doc.nodes if n <= _HEADLINE_MAX else ()):
-            if 10 <= text_len[i] <= n and text_len[i] * 5 >= n * 3 and tags[i] != "title":
-                text = _text(el)
-                if text in title:
-                    return i
+        for i in range(len(tags) if n <= _HEADLINE_MAX else 0):
+            if (
+                10 <= text_len[i] <= n
+                and text_len[i] * 5 >= n * 3
+                and tags[i] != "title"
+                and _node_text(doc, i) in title
+            ):
+                return i
     return next((i for i, text in h1s if text), -1)
 
 

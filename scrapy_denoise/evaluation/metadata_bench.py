@@ -151,16 +151,21 @@ def _trafilatura() -> Guesser | None:
     return guess
 
 
+def _guessers() -> dict[str, Guesser]:
+    guessers: dict[str, Guesser] = {"scrapy-denoise": _ours()}
+    peer = _trafilatura()
+    if peer is not None:
+        guessers["trafilatura"] = peer
+    return guessers
+
+
 def metadata_benchmark(
     sites: Sequence[str],
     *,
     progress: Callable[[str], object] | None = None,
 ) -> dict[str, dict[str, dict[str, FieldScore]]]:
     """site -> extractor -> field -> score, over the sites' article pages in path order."""
-    guessers: dict[str, Guesser] = {"scrapy-denoise": _ours()}
-    peer = _trafilatura()
-    if peer is not None:
-        guessers["trafilatura"] = peer
+    guessers = _guessers()
     results: dict[str, dict[str, dict[str, FieldScore]]] = {}
     for site in sites:
         table = {name: {f: FieldScore() for f in FIELDS} for name in guessers}
@@ -218,14 +223,6 @@ class UrlDateScore:
     dated: int = 0
     same_day: int = 0
     within_a_day: int = 0
-
-
-def _guessers() -> dict[str, Guesser]:
-    guessers: dict[str, Guesser] = {"scrapy-denoise": _ours()}
-    peer = _trafilatura()
-    if peer is not None:
-        guessers["trafilatura"] = peer
-    return guessers
 
 
 def url_date_benchmark(
