@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import re
 
-from .dates import DATE_PATTERN
+from .dates import DATE_PATTERN, PUBLISHED_WORDS
 
 __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 
@@ -28,9 +28,7 @@ __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 MAX_AUTHOR = 100
 
 _DATE_RE = re.compile(DATE_PATTERN, re.I)
-_LEADING_DATE = re.compile(
-    rf"^(?:posted\s+(?:on\s+)?|published\s+(?:on\s+)?)?{DATE_PATTERN}\s*", re.I
-)
+_LEADING_DATE = re.compile(rf"^{PUBLISHED_WORDS}{DATE_PATTERN}\s*", re.I)
 #: the words that introduce a byline's names
 _BY_WORDS = (
     r"(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"

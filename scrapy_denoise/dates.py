@@ -20,7 +20,14 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["DATE_PATTERN", "find_written_date", "parse_date", "standalone_date", "url_date"]
+__all__ = [
+    "DATE_PATTERN",
+    "PUBLISHED_WORDS",
+    "find_written_date",
+    "parse_date",
+    "standalone_date",
+    "url_date",
+]
 
 _ISO = re.compile(
     r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
@@ -45,11 +52,11 @@ DATE_PATTERN = (
 _MONTH_FIRST = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})\b", re.I)
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
-#: the words allowed before a standalone date: they say "published", never "updated"
-_PUBLISHED = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"
+#: the words allowed before a publication date: they say "published", never "updated"
+PUBLISHED_WORDS = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"
 #: a whole text that is one publication date and nothing else: "Thu, January 10, 2008",
 #: "Published December 6, 2003", "2007-11-24 16:23:08"
-_STANDALONE = re.compile(_PUBLISHED + DATE_PATTERN, re.IGNORECASE)
+_STANDALONE = re.compile(PUBLISHED_WORDS + DATE_PATTERN, re.IGNORECASE)
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
 _URL_DATE_COMPACT = re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[^\d]|$)")
 #: longest text read as a standalone date ("Wednesday, September 21, 2011 at 11:45 p.m. EDT")
