@@ -21,6 +21,7 @@ from .methods.line_rules import without_rule_lines
 from .methods.template import Unit, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
+from .page.links import outgoing_links
 from .page.verdict import PageVerdict
 
 if TYPE_CHECKING:
@@ -31,7 +32,9 @@ __all__ = ["Denoiser"]
 
 logger = logging.getLogger(__name__)
 
-_NOT_LEARNING = object()
+#: pages of a site that passed the page filter with a date before the ``navigation_page``
+#: rule judges its pages (see :meth:`Denoiser.classify_document`)
+_MIN_DATED_PAGES = 3
 
 
 class Denoiser:
@@ -103,6 +106,9 @@ class Denoiser:
         pages, so "content changes on every visit" can fire on index pages, which never
         reach extraction (article pages are fingerprinted when extracted).
 
+        Each page classified with a learner also counts where it links to, which the
+        ``navigation_page`` rule reads for the pages fetched after it (:mod:`.page.links`).
+
         With a store, every verdict is counted per site (``count=False`` for a page whose
         verdict is already counted): noise pages are never stored otherwise, and the crawl
         summary's "noise pages by reason" and score chart are read from these counts. Core
@@ -112,9 +118,30 @@ class Denoiser:
         """
         learner = self._learner
         history = learner.page_history(doc.url) if learner and doc.url else None
-        verdict = self._classifier.classify(doc, history)
-        if learner is not None and doc.url and (count or record):
-            site = learner.site_key(doc.url)
+        by_links = self.options.rules.navigation_min_links is not None
+        links = None
+        site = learner.site_key(doc.url) if learner is not None and doc.url else ""
+        # Only where the site has shown that its articles carry dates we can find: on a site
+        # whose dates we miss, every article would look like a site page.
+        if (
+            learner is not None
+            and site
+            and by_links
+            and learner.dated_pages(site) >= _MIN_DATED_PAGES
+        ):
+            links = learner.links_to(doc.url)
+        verdict = self._classifier.classify(doc, history, links)
+        if learner is not None and site and (count or record):
+            if by_links:
+                if not verdict.is_noise and extract_metadata(doc).published is not None:
+                    learner.count_dated(site)
+                navigation, content = outgoing_links(doc)
+                if verdict.reason == "navigation_page":
+                    # a site page's links are the site's structure too: the links in its
+                    # prose to the next page of the documentation are no article's
+                    navigation |= content
+                    content = set()
+                learner.record_links(navigation, content)
             if count:
                 learner.count_verdict(site, verdict)
             if record and verdict.is_noise:

@@ -15,10 +15,14 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import lxml.etree as etree
 
 from .encoding import decode, normalise_text
+
+if TYPE_CHECKING:
+    from .metadata import PageMetadata
 
 __all__ = [
     "BLOCK_TAGS",
@@ -236,6 +240,9 @@ class Document:
     #: the text of the ``<option>`` and ``<textarea>`` elements, which loading empties
     #: (not the page's text to the extraction methods, but to the page filter's features)
     control_text: tuple[str, ...] = ()
+    #: :func:`~.metadata.extract_metadata`'s result, kept by it: the page filter reads the
+    #: date and author of the pages it lets through, and their extraction reads them again
+    metadata: PageMetadata | None = None
 
     @property
     def body(self) -> etree._Element:
@@ -248,6 +255,7 @@ class Document:
         context, own text), the second adds each subtree into its parent; it is the core's
         per-page floor above parsing, hence the hand-inlined loop.
         """
+        self.metadata = None
         body = self.root.find("body")
         if body is None:
             body = etree.SubElement(self.root, "body")

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from .methods.linestats import LineParams, SiteLines
 from .methods.template import Entry, SiteTemplates, TemplateParams, Unit
+from .page.links import LinkCount, LinkIndex
 from .page.rules import PageHistory
 from .page.verdict import PageVerdict
 from .store import (
@@ -101,6 +102,10 @@ class SiteLearner:
         self._pages: dict[str, PageState | None] = {}
         # (site, is_noise, reason, score bucket) -> pages judged so since the last flush
         self._verdicts: Counter[tuple[str, bool, str, int]] = Counter()
+        # where the pages seen so far link to, and each site's pages extracted with a date:
+        # this process's memory only (see .page.links)
+        self._links = LinkIndex()
+        self._dated: Counter[str] = Counter()
         # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
@@ -170,6 +175,28 @@ class SiteLearner:
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))
             self._visit_pages += 1
             return PageHistory(after.visits, after.changes)
+
+    # -- links --------------------------------------------------------------------------
+
+    def record_links(self, navigation: Iterable[str], content: Iterable[str]) -> None:
+        """Count one page's links to its own host (:func:`~.page.links.outgoing_links`)."""
+        with self._lock:
+            self._links.add(navigation, content)
+
+    def links_to(self, url: str) -> LinkCount | None:
+        """How the pages seen so far link to ``url``; ``None`` when none does."""
+        with self._lock:
+            return self._links.get(url)
+
+    def count_dated(self, site: str) -> None:
+        """Count one of the site's pages that passed the page filter with a date."""
+        with self._lock:
+            self._dated[site] += 1
+
+    def dated_pages(self, site: str) -> int:
+        """The site's pages that passed the page filter with a date so far (this process)."""
+        with self._lock:
+            return self._dated[site]
 
     def count_verdict(self, site: str, verdict: PageVerdict) -> None:
         """Count the page filter's verdict on one of the site's pages; written with the

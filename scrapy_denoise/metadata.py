@@ -282,6 +282,14 @@ def _unlinked_element_says(doc: Document, text: str) -> bool:
 
 
 def extract_metadata(doc: Document) -> PageMetadata:
+    """Title, publication date and author of the page, found once per document (kept in
+    ``doc.metadata``, which :meth:`Document.refresh` clears)."""
+    if doc.metadata is None:
+        doc.metadata = _extract_metadata(doc)
+    return doc.metadata
+
+
+def _extract_metadata(doc: Document) -> PageMetadata:
     meta = doc.head.meta
     ld = _json_ld_objects(doc.head.json_ld)
     articles = [o for o in ld if _is_article(o)] or ld

@@ -265,6 +265,17 @@ class DenoiseConfig:
             "optional_int",
         ),
     )
+    rule_navigation_min_links: int | None = field(
+        default=_RULES.navigation_min_links,
+        metadata=_doc(
+            "Page filter: a page with neither a publication date nor an author that at least "
+            "this many pages of the crawl link to from their navigation (menus, header, "
+            "footer) and none from their content is a site page such as about, policies or "
+            "documentation (``navigation_page``; only on sites where at least three pages "
+            "were extracted with a date). ``None`` switches the rule off.",
+            "optional_int",
+        ),
+    )
     # -- middleware -------------------------------------------------------------------
     drop_noise_leaves: bool = field(
         default=False,

@@ -106,6 +106,11 @@ class PageRules:
     max_link_text_ratio: float | None = 5.0
     #: content changed on every one of at least this many earlier visits (paper rule 3)
     changing_min_visits: int | None = 3
+    #: a page that passed the rules and the SVM, with neither a publication date nor an
+    #: author, that at least this many pages seen so far link to from their navigation
+    #: (menus, header, footer) and none from content: a site page (about, policies,
+    #: documentation), not an article (see :mod:`.links`)
+    navigation_min_links: int | None = 1
 
     def compiled_patterns(self) -> re.Pattern[str] | None:
         """One regex over ``"<path>?<query>"`` (see :func:`url_match_target`)."""
@@ -143,7 +148,8 @@ def apply_rules(
     """The first rule that fires, as a noise verdict; ``None`` when no rule fires.
 
     Rules are ordered cheapest and most certain first, so the reason names the clearest
-    evidence.
+    evidence. (``navigation_min_links`` is applied by the classifier, after the SVM: see
+    :class:`~.classifier.PageClassifier`.)
     """
     pattern = pattern if pattern is not None else rules.compiled_patterns()
     if pattern is not None and url and pattern.search(url_match_target(url)):

@@ -15,6 +15,7 @@ REASONS: dict[str, str] = {
     "many_links": "too many links",
     "link_text_ratio": "far more link text than other text",
     "changing_content": "main content changed on every visit",
+    "navigation_page": "page without date or author, linked from navigation only",
     "model": "the page SVM's noise probability",
     "article": "no rule fired and no page SVM is configured",
 }
