@@ -1,0 +1,193 @@
+"""Where a site links to a page from (``page/links.py``) and the ``navigation_page`` rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.document import load_document
+from scrapy_denoise.metadata import extract_metadata
+from scrapy_denoise.page.links import LinkCount, LinkIndex, normalise_url, outgoing_links
+from scrapy_denoise.page.rules import PageRules
+
+SITE = "https://news.example"
+PROSE = (
+    "<p>The council met on Tuesday to discuss the budget for the coming year, and the "
+    "members agreed that the library should stay open on Sundays, which residents had "
+    "asked for in a petition signed by more than two thousand people last spring.</p>"
+) * 3
+
+
+def _page(body: str, head: str = "") -> str:
+    return f"<html><head><title>t</title>{head}</head><body>{body}</body></html>"
+
+
+def _links(html: str, url: str = f"{SITE}/2024/05/01/story") -> tuple[set[str], set[str]]:
+    return outgoing_links(load_document(html, url))
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://News.Example:443/about/", "https://news.example/about"),
+        ("http://news.example:80/a?b=1#top", "http://news.example/a?b=1"),
+        ("http://news.example:8080/a/", "http://news.example:8080/a"),
+        ("https://news.example/", "https://news.example"),
+        ("mailto:desk@news.example", None),
+        ("/relative/path", None),
+        ("http://[broken/", None),
+    ],
+)
+def test_normalise_url(url: str, expected: str | None) -> None:
+    assert normalise_url(url) == expected
+
+
+def test_outgoing_links_split_navigation_from_content() -> None:
+    html = _page(
+        '<header><a href="/">Home</a></header>'
+        '<nav><a href="/about/">About</a></nav>'
+        '<div role="navigation"><a href="/contact">Contact</a></div>'
+        '<ul class="main-menu"><li><a href="/team">Team</a></li></ul>'
+        '<div class="article-header"><a href="/authors/jane">Jane</a></div>'
+        f'<article>{PROSE}<a href="/2024/04/30/earlier#comments">earlier</a>'
+        '<a href="related">related</a></article>'
+        '<footer><a href="https://news.example/privacy">Privacy</a></footer>'
+    )
+    navigation, content = _links(html)
+    assert navigation == {
+        SITE,
+        f"{SITE}/about",
+        f"{SITE}/contact",
+        f"{SITE}/team",
+        f"{SITE}/privacy",
+    }
+    # "article-header" is no navigation word: the byline's author link is content
+    assert content == {
+        f"{SITE}/authors/jane",
+        f"{SITE}/2024/04/30/earlier",
+        f"{SITE}/2024/05/01/related",
+    }
+
+
+def test_outgoing_links_leave_out_other_hosts_self_links_and_non_pages() -> None:
+    html = _page(
+        '<a href="https://other.example/x">other host</a>'
+        '<a href="https://news.example.evil/x">lookalike host</a>'
+        '<a href="//cdn.example/y">protocol-relative elsewhere</a>'
+        '<a href="//news.example/z">protocol-relative here</a>'
+        '<a href="/2024/05/01/story/">itself</a><a href="#top">top</a>'
+        '<a href="mailto:desk@news.example">mail</a><a href="javascript:void(0)">js</a>'
+        '<a href="http://[broken/">broken</a><a>no href</a>'
+    )
+    navigation, content = _links(html)
+    assert navigation == set()
+    assert content == {f"{SITE}/z"}
+
+
+def test_outgoing_links_without_url() -> None:
+    assert outgoing_links(load_document(_page('<a href="/a">a</a>'), "")) == (set(), set())
+
+
+def test_link_index_counts_navigation_and_remembers_content() -> None:
+    index = LinkIndex()
+    index.add(navigation={f"{SITE}/about", f"{SITE}/post"}, content=())
+    index.add(navigation={f"{SITE}/about"}, content={f"{SITE}/post"})
+    index.add(navigation={f"{SITE}/post"}, content=())
+    assert index.get(f"{SITE}/about/") == LinkCount(navigation=2, content=False)
+    assert index.get(f"{SITE}/post") == LinkCount(navigation=0, content=True)
+    assert index.get(f"{SITE}/never") is None
+
+
+def test_link_index_is_bounded() -> None:
+    index = LinkIndex(max_urls=2)
+    index.add(navigation={f"{SITE}/a", f"{SITE}/b", f"{SITE}/c"}, content={f"{SITE}/d"})
+    assert len(index) == 2
+    index.add(navigation={f"{SITE}/a"}, content=())
+    known = [u for u in ("a", "b", "c", "d") if index.get(f"{SITE}/{u}") is not None]
+    assert len(known) == 2
+
+
+def _article(n: int) -> str:
+    """A dated story whose menu links to /about and whose text links to the next story
+    (under a URL without a date, which would date the page by itself)."""
+    return _page(
+        f'<nav><a href="/about">About us</a></nav><article><h1>Story {n}</h1>'
+        f'<time datetime="2024-05-0{n}T10:00:00Z">May {n}</time>{PROSE}'
+        f'<a href="/stories/{n + 1}">next</a></article>'
+    )
+
+
+_ABOUT = _page(f"<nav><a href='/'>Home</a></nav><main><h1>About us</h1>{PROSE}</main>")
+
+
+def _crawl(denoiser: Denoiser, stories: int) -> None:
+    for n in range(1, stories + 1):
+        verdict = denoiser.classify(_article(n), f"{SITE}/stories/{n}")
+        assert not verdict.is_noise
+
+
+@pytest.fixture
+def denoiser() -> Denoiser:
+    # rules only: the page SVM's verdict on these small synthetic pages is not under test
+    return Denoiser(store=None, page_model=None)
+
+
+def test_navigation_page_fires_on_an_undated_page_linked_from_menus_only(
+    denoiser: Denoiser,
+) -> None:
+    _crawl(denoiser, 3)
+    verdict = denoiser.classify(_ABOUT, f"{SITE}/about/")
+    assert verdict.is_noise and verdict.reason == "navigation_page"
+
+
+def test_navigation_page_spares_pages_linked_from_content(denoiser: Denoiser) -> None:
+    _crawl(denoiser, 3)
+    # /stories/4 is linked from story 3's text (and from no menu); it has no date here
+    undated_story = _page(f"<nav><a href='/about'>About</a></nav><h1>Story 4</h1>{PROSE}")
+    assert not denoiser.classify(undated_story, f"{SITE}/stories/4").is_noise
+    # linked from a menu too, and still spared
+    _crawl(denoiser, 1)
+    menu = _page(f"<nav><a href='/stories/4'>Story 4</a></nav>{PROSE}")
+    denoiser.classify(menu, f"{SITE}/stories/index")
+    assert not denoiser.classify(undated_story, f"{SITE}/stories/4").is_noise
+
+
+def test_navigation_page_spares_dated_or_signed_pages(denoiser: Denoiser) -> None:
+    _crawl(denoiser, 3)
+    signed = _page(f'<h1>About us</h1><p class="byline">By Jane Roe</p>{PROSE}')
+    assert not denoiser.classify(signed, f"{SITE}/about").is_noise
+    dated = _page(f'<h1>About us</h1><time datetime="2024-01-01">Jan 1</time>{PROSE}')
+    assert not denoiser.classify(dated, f"{SITE}/about").is_noise
+
+
+def test_navigation_page_waits_for_dated_pages_on_the_site(denoiser: Denoiser) -> None:
+    # Two dated pages are not yet evidence that this site's articles carry dates we find:
+    # on a site whose dates we miss, every article linked from a menu would look like this.
+    _crawl(denoiser, 2)
+    assert not denoiser.classify(_ABOUT, f"{SITE}/about").is_noise
+
+
+def test_navigation_page_needs_a_learner_and_can_be_switched_off() -> None:
+    single = Denoiser(store=False, page_model=None)
+    assert not single.classify(_ABOUT, f"{SITE}/about").is_noise
+    off = Denoiser(store=None, page_model=None, rules=PageRules(navigation_min_links=None))
+    _crawl(off, 3)
+    assert not off.classify(_ABOUT, f"{SITE}/about").is_noise
+
+
+def test_a_site_pages_prose_links_count_as_navigation(denoiser: Denoiser) -> None:
+    """Documentation pages link each other in their text; once one is judged a site page,
+    its links are the site's structure, not an article's content links."""
+    _crawl(denoiser, 3)
+    about = _page(f"<main><h1>About us</h1>{PROSE}<a href='/about/team'>our team</a></main>")
+    assert denoiser.classify(about, f"{SITE}/about").reason == "navigation_page"
+    team = _page(f"<main><h1>Our team</h1>{PROSE}</main>")
+    assert denoiser.classify(team, f"{SITE}/about/team").reason == "navigation_page"
+
+
+def test_metadata_is_found_once_per_document() -> None:
+    doc = load_document(_article(1), f"{SITE}/2024/05/01/story")
+    first = extract_metadata(doc)
+    assert extract_metadata(doc) is first
+    doc.refresh()  # the tree may have changed: found again
+    assert extract_metadata(doc) is not first
