@@ -7,7 +7,13 @@ import pytest
 from scrapy_denoise import Denoiser
 from scrapy_denoise.document import load_document
 from scrapy_denoise.metadata import extract_metadata
-from scrapy_denoise.page.links import LinkCount, LinkIndex, normalise_url, outgoing_links
+from scrapy_denoise.page.links import (
+    MAX_PAGE_LINKS,
+    LinkCount,
+    LinkIndex,
+    normalise_url,
+    outgoing_links,
+)
 from scrapy_denoise.page.rules import PageRules
 
 SITE = "https://news.example"
@@ -82,6 +88,12 @@ def test_outgoing_links_leave_out_other_hosts_self_links_and_non_pages() -> None
     navigation, content = _links(html)
     assert navigation == set()
     assert content == {f"{SITE}/z"}
+
+
+def test_outgoing_links_are_bounded_per_page() -> None:
+    html = _page("".join(f'<a href="/t/{i}">t</a>' for i in range(MAX_PAGE_LINKS + 10)))
+    navigation, content = _links(html)
+    assert not navigation and len(content) == MAX_PAGE_LINKS
 
 
 def test_outgoing_links_without_url() -> None:

@@ -31,7 +31,7 @@ from lxml import etree
 
 from ..document import Document
 
-__all__ = ["LinkCount", "LinkIndex", "normalise_url", "outgoing_links"]
+__all__ = ["MAX_PAGE_LINKS", "LinkCount", "LinkIndex", "normalise_url", "outgoing_links"]
 
 #: HTML5's navigation landmarks: menus, the page header and footer
 _NAVIGATION_TAGS = frozenset({"nav", "header", "footer"})
@@ -46,6 +46,10 @@ _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 #: hrefs that lead to no page
 _NOT_PAGES = ("javascript:", "mailto:", "tel:", "data:", "#")
+#: links read per page at most: no real page of the shared data has over 2,000 (the page
+#: filter's ``many_links`` bound), and a hostile page of 100,000 distinct links would
+#: otherwise fill half of a crawl's :class:`LinkIndex` by itself
+MAX_PAGE_LINKS = 5_000
 
 
 def normalise_url(url: str) -> str | None:
@@ -68,7 +72,8 @@ def normalise_url(url: str) -> str | None:
 
 def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
     """The page's links to other pages of its own host: (from navigation, from content),
-    normalised (:func:`normalise_url`). A URL linked from both is in both sets."""
+    normalised (:func:`normalise_url`), the first :data:`MAX_PAGE_LINKS` of them. A URL
+    linked from both is in both sets."""
     own = normalise_url(doc.url) if doc.url else None
     if own is None:
         return set(), set()
@@ -88,6 +93,8 @@ def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
         if target is None or target == own:
             continue
         (navigation if _in_navigation(i, nodes, tags, parent, in_nav) else content).add(target)
+        if len(navigation) + len(content) >= MAX_PAGE_LINKS:
+            break
     return navigation, content
 
 
