@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 __all__ = [
     "DATE_PATTERN",
     "PUBLISHED_WORDS",
+    "compact_date",
     "find_written_date",
     "parse_date",
     "standalone_date",
@@ -58,6 +59,7 @@ PUBLISHED_WORDS = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\
 #: "Published December 6, 2003", "2007-11-24 16:23:08"
 _STANDALONE = re.compile(PUBLISHED_WORDS + DATE_PATTERN, re.IGNORECASE)
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
+_COMPACT = re.compile(r"((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
 _URL_DATE_COMPACT = re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[^\d]|$)")
 #: longest text read as a standalone date ("Wednesday, September 21, 2011 at 11:45 p.m. EDT")
 STANDALONE_MAX = 64
@@ -88,6 +90,14 @@ def parse_date(value: object) -> datetime | None:
         except ValueError:
             pass
     return dt.replace(tzinfo=UTC)
+
+
+def compact_date(value: str | None) -> datetime | None:
+    """A value that is nothing but ``YYYYMMDD`` (``<meta name="PublicationDate"
+    content="20080115">``). Only where a date is declared: in text, eight digits are as
+    often an id or a phone number."""
+    match = _COMPACT.fullmatch(value.strip()) if value else None
+    return _day(match.group(1), int(match.group(2)), match.group(3)) if match else None
 
 
 def find_written_date(text: str) -> datetime | None:

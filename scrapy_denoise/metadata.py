@@ -20,7 +20,14 @@ from typing import Any
 from lxml import etree
 
 from .bylines import MAX_AUTHOR, byline_names, clean_author
-from .dates import STANDALONE_MAX, find_written_date, parse_date, standalone_date, url_date
+from .dates import (
+    STANDALONE_MAX,
+    compact_date,
+    find_written_date,
+    parse_date,
+    standalone_date,
+    url_date,
+)
 from .document import Document, text_chars
 
 __all__ = ["PageMetadata", "extract_metadata", "parse_date"]
@@ -62,6 +69,19 @@ _DATE_META = (
     "doc_date",
     "creation_date",
     "displaydate",
+    # names that say "publication" in other words (htmldate's list has most of them;
+    # "PublicationDate" is The Hindu's, "dateofPublication" The Patriot Ledger's)
+    "publicationdate",
+    "dateofpublication",
+    "article:publicationdate",
+    "originalpublicationdate",
+    "dc.date.publication",
+    "article:published_date",
+    "article:post_date",
+    "og:publish_date",
+    "published-date",
+    "publish_time",
+    "dateposted",
     "article:modified_time",
 )
 _AUTHOR_META = (
@@ -307,7 +327,7 @@ def _extract_metadata(doc: Document) -> PageMetadata:
             break
     if published is None:
         for key in _DATE_META:
-            published = parse_date(meta.get(key))
+            published = parse_date(meta.get(key)) or compact_date(meta.get(key))
             if published:
                 break
     if published is None:

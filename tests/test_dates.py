@@ -6,7 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from scrapy_denoise.dates import find_written_date, parse_date, standalone_date, url_date
+from scrapy_denoise.dates import (
+    compact_date,
+    find_written_date,
+    parse_date,
+    standalone_date,
+    url_date,
+)
 
 
 def test_parse_date_reads_machine_forms_only() -> None:
@@ -104,3 +110,10 @@ def test_url_date_reads_the_date_a_path_carries(url: str, expected: tuple[int, i
 )
 def test_url_date_is_none_without_a_whole_valid_date(url: str) -> None:
     assert url_date(url) is None
+
+
+def test_compact_date_reads_a_value_of_eight_digits_that_make_a_day() -> None:
+    assert compact_date(" 20080115 ") == datetime(2008, 1, 15, tzinfo=UTC)
+    assert compact_date("19971212") == datetime(1997, 12, 12, tzinfo=UTC)
+    for value in ("20081315", "20080230", "2008011512", "id 20080115", "18080115", "", None):
+        assert compact_date(value) is None

@@ -249,3 +249,18 @@ def test_the_byline_is_read_under_the_story_headline_not_under_a_logo_h1() -> No
     meta = _meta(html)
     assert meta.title == "Storm season arrives early"
     assert meta.author == "Lois Lane"
+
+
+def test_publication_date_meta_names_and_their_compact_form_date_the_page() -> None:
+    # l3s-gn1 (The Hindu, 2008): the date is a PublicationDate meta tag, eight digits.
+    head = '<head><meta name="PublicationDate" content="20080115"></head>'
+    html = f"<html>{head}<body><h1>BSNL tariffs</h1><p>Story.</p></body></html>"
+    assert _meta(html).published == datetime(2008, 1, 15, tzinfo=UTC)
+    # BBC News: OriginalPublicationDate, with a time.
+    head = '<head><meta name="OriginalPublicationDate" content="2005/05/02 10:09:45"></head>'
+    html = f"<html>{head}<body><h1>Talking point</h1><p>Story.</p></body></html>"
+    assert _meta(html).published == datetime(2005, 5, 2, 10, 9, 45, tzinfo=UTC)
+    # Eight digits that are no calendar day date nothing.
+    head = '<head><meta name="PublicationDate" content="20081315"></head>'
+    html = f"<html>{head}<body><h1>BSNL tariffs</h1><p>Story.</p></body></html>"
+    assert _meta(html).published is None
