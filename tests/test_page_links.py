@@ -75,6 +75,20 @@ def test_outgoing_links_split_navigation_from_content() -> None:
     }
 
 
+def test_a_wrapper_classed_as_navigation_is_no_navigation() -> None:
+    # Themes class the body or a page-wide wrapper "navbar-fixed" or "menu-open": its
+    # links are the page's, not a menu's. A <nav> stays navigation whatever it holds.
+    article = f'<article>{PROSE}<a href="/2024/04/30/earlier">earlier</a></article>'
+    html = _page(f'<nav><a href="/about">About</a></nav>{article}').replace(
+        "<body>", '<body class="navbar-fixed">'
+    )
+    assert _links(html) == ({f"{SITE}/about"}, {f"{SITE}/2024/04/30/earlier"})
+    html = _page(f'<div id="menu-wrapper"><nav><a href="/about">About</a></nav>{article}</div>')
+    assert _links(html) == ({f"{SITE}/about"}, {f"{SITE}/2024/04/30/earlier"})
+    short = _page('<nav><a href="/about">About</a> <a href="/team">Our team</a></nav><p>Hi</p>')
+    assert _links(short) == ({f"{SITE}/about", f"{SITE}/team"}, set())
+
+
 def test_outgoing_links_leave_out_other_hosts_self_links_and_non_pages() -> None:
     html = _page(
         '<a href="https://other.example/x">other host</a>'

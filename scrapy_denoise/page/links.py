@@ -81,8 +81,11 @@ def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
     origin = f"{parts.scheme}://{parts.netloc}"
     navigation: set[str] = set()
     content: set[str] = set()
-    nodes, tags, parent = doc.nodes, doc.tags, doc.parent
-    in_nav: dict[int, bool] = {-1: False}
+    nodes, tags = doc.nodes, doc.tags
+    # the body (node 0) is never navigation, whatever its classes say
+    in_nav: dict[int, bool] = {-1: False, 0: False}
+    # nor an element classed as navigation that holds most of the page's text
+    most = doc.text_len[0] // 2 if nodes else 0
     for i, tag in enumerate(tags):
         if tag != "a":
             continue
@@ -92,7 +95,8 @@ def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
         target = _same_host_target(href.strip(), origin, doc.url)
         if target is None or target == own:
             continue
-        (navigation if _in_navigation(i, nodes, tags, parent, in_nav) else content).add(target)
+        in_navigation = _in_navigation(i, doc, in_nav, most)
+        (navigation if in_navigation else content).add(target)
         if len(navigation) + len(content) >= MAX_PAGE_LINKS:
             break
     return navigation, content
@@ -131,15 +135,17 @@ def _same_host_target(href: str, origin: str, base: str) -> str | None:
     return origin + path.rstrip("/") + mark + query
 
 
-def _in_navigation(
-    i: int,
-    nodes: list[etree._Element],
-    tags: list[str],
-    parent: list[int],
-    memo: dict[int, bool],
-) -> bool:
+def _in_navigation(i: int, doc: Document, memo: dict[int, bool], most: int) -> bool:
     """Is node ``i`` inside a navigation landmark? Ancestors are looked at once per page
-    (``memo``), so a menu of a hundred links costs one walk up."""
+    (``memo``), so a menu of a hundred links costs one walk up.
+
+    An element *classed* as navigation that holds more than ``most`` characters (half the
+    page's text) is a wrapper, not a menu: themes class a whole page ``navbar-fixed`` or
+    ``menu-open``, and read as navigation, every link in it would be, and every undated
+    page it links to a site page. (``<nav>`` and the ARIA roles say what they are; a short
+    page's menu can hold most of its text.)
+    """
+    nodes, tags, parent, text_len = doc.nodes, doc.tags, doc.parent, doc.text_len
     path: list[int] = []
     j = i
     while j not in memo:
@@ -148,18 +154,20 @@ def _in_navigation(
     found = memo[j]
     for k in reversed(path):
         if not found:
-            found = _is_navigation(nodes[k], tags[k])
+            found = _is_navigation(nodes[k], tags[k], text_len[k] <= most)
         memo[k] = found
     return found
 
 
-def _is_navigation(el: etree._Element, tag: str) -> bool:
+def _is_navigation(el: etree._Element, tag: str, small: bool) -> bool:
     if tag in _NAVIGATION_TAGS:
         return True
     get = el.get
     role = get("role")
     if role and role.strip().lower() in _NAVIGATION_ROLES:
         return True
+    if not small:
+        return False
     names = " ".join(filter(None, (get("class"), get("id"))))
     return bool(names) and not _NAVIGATION_WORDS.isdisjoint(_WORD_SPLIT.split(names.lower()))
 
