@@ -168,10 +168,15 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
     assert _reason(_article_html(), "https://news.example.com" + path) is None
 
 
-def test_shallow_url_fires_on_the_site_root_only() -> None:
+def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
     assert _reason(_article_html(), "https://news.example.com/") == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com") == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com/about-us") is None
+    # flink-blog's Chinese home page, /zh/, passed the filter and was stored as an article
+    for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html"):
+        assert _reason(_article_html(), "https://news.example.com" + path) == "shallow_url"
+    for path in ("/zh/what-is-flink/", "/api/", "/ai-news/", "/blog/en/"):
+        assert _reason(_article_html(), "https://news.example.com" + path) is None
 
 
 def test_little_text_fires_on_an_empty_shell() -> None:

@@ -68,6 +68,9 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
 )
 
 _INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
+#: the home page of one language of a multilingual site: ``/zh/``, ``/en-us/index.html``
+#: (no page of the shared data with such a path is an article)
+_LANGUAGE_ROOT = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?/?(?:(?:index|default)\.\w+)?", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,7 @@ class PageRules:
     #: URL path at most this many directory levels AND shorter than ``short_url_chars``
     #: (paper rule 2). The default fires on the site root only: deeper short paths
     #: (``/blog/``, ``/about``) are as often single pages as indexes, so the SVM decides.
+    #: With the rule on, a language's root (``/zh/``, ``/en-us/``) is the site root too.
     shallow_url_depth: int | None = 0
     short_url_chars: int = 1
     #: regexes for the end of the URL path (paper rule 4; see ``DEFAULT_URL_PATTERNS``)
@@ -154,13 +158,13 @@ def apply_rules(
     pattern = pattern if pattern is not None else rules.compiled_patterns()
     if pattern is not None and url and pattern.search(url_match_target(url)):
         return PageVerdict(True, 1.0, "url_pattern")
-    if (
-        rules.shallow_url_depth is not None
-        and url
-        and features.url_depth <= rules.shallow_url_depth
-        and len(urlsplit(url).path.strip("/")) < rules.short_url_chars
-    ):
-        return PageVerdict(True, 1.0, "shallow_url")
+    if rules.shallow_url_depth is not None and url:
+        path = urlsplit(url).path
+        if (
+            features.url_depth <= rules.shallow_url_depth
+            and len(path.strip("/")) < rules.short_url_chars
+        ) or _LANGUAGE_ROOT.fullmatch(path):
+            return PageVerdict(True, 1.0, "shallow_url")
     if rules.min_text_chars is not None and features.text_len < rules.min_text_chars:
         return PageVerdict(True, 1.0, "little_text")
     if rules.max_links is not None and features.links > rules.max_links:
