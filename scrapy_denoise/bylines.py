@@ -69,6 +69,11 @@ _TOKEN = re.compile(r",|&|[^\s,&]+")
 _LEADING_JOINERS = re.compile(r"^(?:\s*(?:,|&|and\b))*\s*", re.I)
 
 
+#: what templates print where no author was filled in (zjuvai-blog's author meta tag says
+#: "undefined", a JavaScript value written out; wcxb pages say "author")
+_PLACEHOLDERS = frozenset({"undefined", "null", "none", "nan", "n/a", "author", "unknown"})
+
+
 def clean_author(value: str) -> str | None:
     """The name part of an author value from any source, or None when nothing is left.
 
@@ -89,7 +94,7 @@ def clean_author(value: str) -> str | None:
     for piece in _PIECES.split(_STAMP.sub("|", text)):
         piece = _TRAILING.sub("", piece.strip(" ,;:|-–—·•/")).strip(" ,;:|-–—·•/")
         if any(ch.isalpha() for ch in piece):
-            return piece[:MAX_AUTHOR]
+            return None if piece.lower() in _PLACEHOLDERS else piece[:MAX_AUTHOR]
     return None
 
 

@@ -42,6 +42,9 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "english@peopledaily.com.cn",
         "Article by:",
         "View Profile",
+        "undefined",  # a template's empty value (zjuvai-blog's author meta tag)
+        "By Author",
+        "null",
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
