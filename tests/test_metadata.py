@@ -264,3 +264,24 @@ def test_publication_date_meta_names_and_their_compact_form_date_the_page() -> N
     head = '<head><meta name="PublicationDate" content="20081315"></head>'
     html = f"<html>{head}<body><h1>BSNL tariffs</h1><p>Story.</p></body></html>"
     assert _meta(html).published is None
+
+
+def test_author_marks_in_a_menu_sign_nothing() -> None:
+    # NPR: the section menu's "Author Interviews" item is classed "author-interviews".
+    html = """<html><head><title>SpaceX reuses a rocket</title></head><body>
+    <nav><ul><li class="author-interviews"><a href="/sections/author-interviews/">Author
+    Interviews</a></li></ul></nav>
+    <h1>SpaceX reuses a rocket</h1><p class="byline">By Geoff Brumfiel</p>
+    <p>The launch went as planned.</p></body></html>"""
+    assert _meta(html).author == "Geoff Brumfiel"
+    # A blog menu's "About Us" link marked rel="author", in a ul classed as a menu.
+    html = """<html><head><title>Squash soup</title></head><body><div id="header">
+    <ul class="menu"><li><a rel="author" href="/about/">About Us</a></li></ul></div>
+    <h1>Squash soup</h1><p>Posted by <span class="author">Todd Porter</span></p>
+    <p>A soup for autumn.</p></body></html>"""
+    assert _meta(html).author == "Todd Porter"
+    # A wrapper classed as navigation that holds the whole page is no menu.
+    story = "<p>" + "The council met on Tuesday to discuss the budget. " * 20 + "</p>"
+    html = f"""<html><head><title>Budget</title></head><body><div class="with-navigation">
+    <ul><li><span class="byline">Gregory Parks</span></li></ul>{story}</div></body></html>"""
+    assert _meta(html).author == "Gregory Parks"
