@@ -35,14 +35,21 @@ _BY_WORDS = (
     r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por)"
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
-_PREFIX = re.compile(rf"^\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者)\s*", re.I)
+_PREFIX = re.compile(
+    rf"^\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者"
+    r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
+    re.I,
+)
 #: "(@handle)", "@handle", "Follow @handle": a social account beside a name
 _HANDLE = re.compile(r"(?:\bfollow\s+)?\(?(?<![\w.])@\w+\)?", re.I)
 _EMAIL = re.compile(r"\(?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\)?")
-#: a date, a time of day, "6h ago", "7 min read": what follows a name in a byline
+#: a date, a time of day, "6h ago", "7 min read", a Q&A site's reputation and badges
+#: ("Vader 6,7968 gold badges34 silver badges47 bronze badges"): what follows a name
 _STAMP = re.compile(
     rf"{DATE_PATTERN}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
-    r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\b\d+\s*min\s+read\b",
+    r"|\b\d{1,2}/\d{1,2}/\d{2}\b"
+    r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\d+\s*min\s+read\b"
+    r"|[\d.,]*k?\d*\s*(?:gold|silver|bronze)\s+badges?(?![^\W\d])",
     re.I,
 )
 _PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
@@ -71,7 +78,7 @@ _LEADING_JOINERS = re.compile(r"^(?:\s*(?:,|&|and\b))*\s*", re.I)
 
 #: what templates print where no author was filled in (zjuvai-blog's author meta tag says
 #: "undefined", a JavaScript value written out; wcxb pages say "author")
-_PLACEHOLDERS = frozenset({"undefined", "null", "none", "nan", "n/a", "author", "unknown"})
+_PLACEHOLDERS = frozenset({"undefined", "null", "none", "nan", "n/a", "author", "name", "unknown"})
 
 
 def clean_author(value: str) -> str | None:

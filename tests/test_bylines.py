@@ -26,6 +26,11 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("Laura Beck View Profile Email Twitter RSS", "Laura Beck"),  # share links' names
         ("作者：张三", "张三"),
         ("admin", "admin"),
+        ("Josh Lowe On 10/24/17", "Josh Lowe"),  # a two-digit year
+        ("Brian Becker7 min read", "Brian Becker"),
+        ("Copyright © 2004 Ellen Klages", "Ellen Klages"),
+        ("Vader 6,7968 gold badges34 silver badges47 bronze badges", "Vader"),  # Q&A site
+        ("Basj 47.8k113 gold badges470 silver badges821 bronze badges", "Basj"),
     ],
 )
 def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
@@ -45,6 +50,7 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "undefined",  # a template's empty value (zjuvai-blog's author meta tag)
         "By Author",
         "null",
+        "name",
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
