@@ -26,6 +26,7 @@ __all__ = [
     "compact_date",
     "find_written_date",
     "parse_date",
+    "said_published",
     "standalone_date",
     "url_date",
 ]
@@ -58,6 +59,11 @@ PUBLISHED_WORDS = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\
 #: a whole text that is one publication date and nothing else: "Thu, January 10, 2008",
 #: "Published December 6, 2003", "2007-11-24 16:23:08"
 _STANDALONE = re.compile(PUBLISHED_WORDS + DATE_PATTERN, re.IGNORECASE)
+#: a text that starts by saying when it was published: "Posted on the 15/12/2025 at 19:00
+#: by @GuillaumeGomez", "Published: 29 Dec, 2007"
+_SAID_PUBLISHED = re.compile(
+    rf"(?:first\s+)?(?:published|posted)(?:\s+on)?(?:\s+the)?\s*:?\s*({DATE_PATTERN})", re.I
+)
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
 _COMPACT = re.compile(r"((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
 _URL_DATE_COMPACT = re.compile(r"/((?:19|20)\d{2})(\d{2})(\d{2})(?:/|[^\d]|$)")
@@ -143,10 +149,21 @@ def standalone_date(text: str) -> datetime | None:
     if len(text) > STANDALONE_MAX or _STANDALONE.fullmatch(text) is None:
         return None
     found = find_written_date(text)
+    return found if found is not None and _plausible(found) else None
+
+
+def said_published(text: str) -> datetime | None:
+    """The date when ``text`` starts with "Published"/"Posted" (on) and a date, whatever
+    follows it ("in Travel", "by Jane Roe"); None otherwise, and for years a story cannot
+    have (see :func:`standalone_date`)."""
+    match = _SAID_PUBLISHED.match(text)
+    found = find_written_date(match.group(1)) if match else None
+    return found if found is not None and _plausible(found) else None
+
+
+def _plausible(found: datetime) -> bool:
     # a placeholder ("November 20, 9999" in a hidden template item) dates nothing
-    if found is None or not 1990 <= found.year <= datetime.now(UTC).year + 1:
-        return None
-    return found
+    return 1990 <= found.year <= datetime.now(UTC).year + 1
 
 
 def _month(name: str) -> int:

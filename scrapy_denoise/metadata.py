@@ -4,7 +4,8 @@ Sources are tried from the most to the least explicit: JSON-LD (what publishers 
 engines), then meta tags, then visible markup (``<h1>``, ``<time>``, bylines), then the URL,
 and for the date last of all a date written for people under the headline or in a post's
 meta block (:mod:`.dates`), which many blog themes print and declare nowhere else, then an
-element under the headline that holds nothing but a date, as older news templates print it.
+element under the headline that holds nothing but a date, as older news templates print it,
+then a text anywhere in the story that starts "Posted on" or "Published" and a date.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .dates import (
     compact_date,
     find_written_date,
     parse_date,
+    said_published,
     standalone_date,
     url_date,
 )
@@ -344,6 +346,8 @@ def _extract_metadata(doc: Document) -> PageMetadata:
     if published is None:
         published = _standalone_date(doc, headline())
     if published is None:
+        published = _said_published(doc)
+    if published is None:
         # a date meta tag written for people ("Sun, 30 Dec 2007 20:29:00 GMT"), last: its
         # value is often when the page was built (tried first, it replaced 31 development
         # dates, ten with a later day than the page's <time>; tried before the dates
@@ -436,6 +440,9 @@ _COMMENTS = re.compile(r"comment")
 _MENU = re.compile(r"\bmenu\b|\bnav\b|navigation|navbar|-menu\b|\bmenu-")
 #: "recent" is a list of recent posts ("MoreRecentPostsDate", "recent-blogs")
 _OTHER_POSTS = re.compile(r"comment|sidebar|related|recent")
+#: longest text piece :func:`_said_published` reads, and how such a piece starts
+_SAID_MAX = 200
+_SAID_STARTS = frozenset({"publ", "post", "firs"})
 #: date-classed elements read before giving up (a page of 100,000 "date" spans took
 #: 0.6 s to read whole)
 _DATE_CANDIDATES = 50
@@ -550,6 +557,37 @@ def _standalone_date(doc: Document, head: int) -> datetime | None:
         tried += 1
         if tried == _DATE_CANDIDATES:
             break
+    return None
+
+
+def _said_published(doc: Document) -> datetime | None:
+    """The date of the first text that starts by saying the page was published or posted
+    then ("Posted on November 13, 2012 in Travel", "Published: 29 Dec, 2007"), outside
+    comments, sidebars, lists of other posts, ``<nav>`` and ``<aside>``: blog themes print
+    it at the story's end or beside the byline (``By STEVE PERSALL<br>Published October 7,
+    2004``), where the scans near the headline do not look.
+
+    Read last of the dates printed for people, it dated 42 more extraction pages (dev and
+    held out), none of which had another date; on development pages whose URL carries a
+    date (URL hidden), 94 -> 97 of 130 on the URL's day, held out unchanged (40 of 61).
+    Text pieces (an element's text, a tail after ``<br>``), not elements, are read: such a
+    line is seldom an element of its own.
+    """
+    nodes, parent = doc.nodes, doc.parent
+    for i, el in enumerate(nodes):
+        for text, owner in ((el.text, i), (el.tail, parent[i])):
+            if not text or len(text) > _SAID_MAX:
+                continue
+            text = text.lstrip()
+            if text[:4].lower() not in _SAID_STARTS:
+                continue
+            found = said_published(text)
+            if (
+                found is not None
+                and owner >= 0
+                and not _inside(doc, owner, _OTHER_POSTS, _ASIDE_TAGS)
+            ):
+                return found
     return None
 
 

@@ -10,6 +10,7 @@ from scrapy_denoise.dates import (
     compact_date,
     find_written_date,
     parse_date,
+    said_published,
     standalone_date,
     url_date,
 )
@@ -117,3 +118,33 @@ def test_compact_date_reads_a_value_of_eight_digits_that_make_a_day() -> None:
     assert compact_date("19971212") == datetime(1997, 12, 12, tzinfo=UTC)
     for value in ("20081315", "20080230", "2008011512", "id 20080115", "18080115", "", None):
         assert compact_date(value) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Posted on November 13, 2012 in Travel", (2012, 11, 13)),
+        ("Published: 29 Dec, 2007", (2007, 12, 29)),
+        ("Posted on the 15/12/2025 at 19:00 by @GuillaumeGomez", (2025, 12, 15)),
+        ("Published on Thursday, February 24, 2000 in the New Republic", (2000, 2, 24)),
+        ("First published October 7, 2004", (2004, 10, 7)),
+    ],
+)
+def test_said_published_reads_a_text_that_starts_with_its_publication(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    assert said_published(text) == datetime(*expected, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Updated on November 13, 2012",  # an update is no publication
+        "The report was published on November 13, 2012",  # not at the start
+        "Posted in Travel on November 13, 2012",
+        "Posted on November 20, 9999",  # a placeholder
+        "Posted by Jane Roe",
+    ],
+)
+def test_said_published_is_none_unless_the_text_starts_with_it(text: str) -> None:
+    assert said_published(text) is None

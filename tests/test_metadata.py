@@ -285,3 +285,17 @@ def test_author_marks_in_a_menu_sign_nothing() -> None:
     html = f"""<html><head><title>Budget</title></head><body><div class="with-navigation">
     <ul><li><span class="byline">Gregory Parks</span></li></ul>{story}</div></body></html>"""
     assert _meta(html).author == "Gregory Parks"
+
+
+def test_a_text_saying_when_the_story_was_posted_dates_it_last() -> None:
+    # dragnet (a Typepad blog): the date is in the post's footer line, after the story.
+    html = """<html><head><title>A trip</title></head><body><h1>A trip</h1>
+    <p>We went to the mountains and it rained every single day of the week, so we read
+    books by the fire, played cards with the other guests and walked in the wet woods.</p>
+    <p>Posted on November 13, 2012 in <a href="/travel/">Travel</a></p>
+    <div id="comments"><p>Posted on November 20, 2012 by a reader</p></div>
+    </body></html>"""
+    assert _meta(html).published == datetime(2012, 11, 13, tzinfo=UTC)
+    # in the comments only, it dates nothing
+    html = html.replace("Posted on November 13, 2012 in", "Filed in")
+    assert _meta(html).published is None
