@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .article import Article
+from .dates import url_date
 from .document import Document, load_document
 from .language import detect_language
 from .metadata import extract_metadata
@@ -32,9 +33,10 @@ __all__ = ["Denoiser"]
 
 logger = logging.getLogger(__name__)
 
-#: pages of a site that passed the page filter with a date before the ``navigation_page``
-#: rule judges its pages (see :meth:`Denoiser.classify_document`)
-_MIN_DATED_PAGES = 3
+#: evidence that a site's articles carry dates (pages that passed the page filter with a
+#: date, links from content to URLs with a date) before the ``navigation_page`` rule
+#: judges its pages (see :meth:`Denoiser.classify_document`)
+_MIN_DATED = 3
 
 
 class Denoiser:
@@ -122,19 +124,15 @@ class Denoiser:
         links = None
         site = learner.site_key(doc.url) if learner is not None and doc.url else ""
         # Only where the site has shown that its articles carry dates we can find: on a site
-        # whose dates we miss, every article would look like a site page.
-        if (
-            learner is not None
-            and site
-            and by_links
-            and learner.dated_pages(site) >= _MIN_DATED_PAGES
-        ):
+        # whose dates we miss, every article would look like a site page. Its pages that
+        # passed the filter with a date show it, and so do links from content to URLs that
+        # carry a date (the home page's list of /2022/05/11/... posts), which are there
+        # from the first page on, when a crawl fetches the site pages its menus link to.
+        if learner is not None and site and by_links and learner.dated(site) >= _MIN_DATED:
             links = learner.links_to(doc.url)
         verdict = self._classifier.classify(doc, history, links)
         if learner is not None and site and (count or record):
             if by_links:
-                if not verdict.is_noise and extract_metadata(doc).published is not None:
-                    learner.count_dated(site)
                 navigation, content = outgoing_links(doc)
                 if verdict.reason == "navigation_page":
                     # a site page's links are the site's structure too: the links in its
@@ -142,6 +140,11 @@ class Denoiser:
                     navigation |= content
                     content = set()
                 learner.record_links(navigation, content)
+                dated = sum(1 for url in content if url_date(url) is not None)
+                if not verdict.is_noise and extract_metadata(doc).published is not None:
+                    dated += 1
+                if dated:
+                    learner.count_dated(site, dated)
             if count:
                 learner.count_verdict(site, verdict)
             if record and verdict.is_noise:

@@ -102,7 +102,7 @@ class SiteLearner:
         self._pages: dict[str, PageState | None] = {}
         # (site, is_noise, reason, score bucket) -> pages judged so since the last flush
         self._verdicts: Counter[tuple[str, bool, str, int]] = Counter()
-        # where the pages seen so far link to, and each site's pages extracted with a date:
+        # where the pages seen so far link to, and each site's evidence of dated articles:
         # this process's memory only (see .page.links)
         self._links = LinkIndex()
         self._dated: Counter[str] = Counter()
@@ -188,13 +188,14 @@ class SiteLearner:
         with self._lock:
             return self._links.get(url)
 
-    def count_dated(self, site: str) -> None:
-        """Count one of the site's pages that passed the page filter with a date."""
+    def count_dated(self, site: str, n: int = 1) -> None:
+        """Count evidence that the site's articles carry dates: its pages that passed the
+        page filter with a date, its links from content to URLs with a date."""
         with self._lock:
-            self._dated[site] += 1
+            self._dated[site] += n
 
-    def dated_pages(self, site: str) -> int:
-        """The site's pages that passed the page filter with a date so far (this process)."""
+    def dated(self, site: str) -> int:
+        """:meth:`count_dated`'s count for the site so far (this process)."""
         with self._lock:
             return self._dated[site]
 

@@ -193,6 +193,19 @@ def test_navigation_page_waits_for_dated_pages_on_the_site(denoiser: Denoiser) -
     assert not denoiser.classify(_ABOUT, f"{SITE}/about").is_noise
 
 
+def test_links_to_dated_urls_show_that_the_site_dates_its_articles(denoiser: Denoiser) -> None:
+    # The home page (noise itself) lists stories under dated URLs: the site pages its menu
+    # links to are judged from the next page on, before any story was fetched.
+    stories = "".join(f'<li><a href="/2024/05/0{n}/story-{n}">Story {n}</a></li>' for n in (1, 2))
+    home = _page(f'<nav><a href="/about">About us</a></nav><ul>{stories}</ul>')
+    denoiser.classify(home, f"{SITE}/")
+    assert not denoiser.classify(_ABOUT, f"{SITE}/about").is_noise  # two dated links
+    stories = '<li><a href="/2024/05/03/story-3">Story 3</a></li>'
+    denoiser.classify(_page(f'<nav><a href="/about">About us</a></nav><ul>{stories}</ul>'), SITE)
+    verdict = denoiser.classify(_ABOUT, f"{SITE}/about")
+    assert verdict.is_noise and verdict.reason == "navigation_page"
+
+
 def test_navigation_page_needs_a_learner_and_can_be_switched_off() -> None:
     single = Denoiser(store=False, page_model=None)
     assert not single.classify(_ABOUT, f"{SITE}/about").is_noise
