@@ -271,8 +271,9 @@ class DenoiseConfig:
             "Page filter: a page with neither a publication date nor an author that at least "
             "this many pages of the crawl link to from their navigation (menus, header, "
             "footer) and none from their content is a site page such as about, policies or "
-            "documentation (``navigation_page``; only on sites where at least three pages "
-            "were extracted with a date). ``None`` switches the rule off.",
+            "documentation (``navigation_page``; only on a site that has shown three signs "
+            "of dated articles: pages that passed the filter with a date, links from content "
+            "to URLs with a date). ``None`` switches the rule off.",
             "optional_int",
         ),
     )
