@@ -224,6 +224,25 @@ def test_a_site_pages_prose_links_count_as_navigation(denoiser: Denoiser) -> Non
     assert denoiser.classify(team, f"{SITE}/about/team").reason == "navigation_page"
 
 
+def test_an_undated_unsigned_pages_prose_links_count_as_navigation(denoiser: Denoiser) -> None:
+    """A site page that passed before the rule could judge it (the site had not shown dated
+    articles yet) must not make the pages its prose links to "linked from content"."""
+    guide = _page(f"<main><h1>Guide</h1>{PROSE}<a href='/guide/part-2'>part 2</a></main>")
+    assert not denoiser.classify(guide, f"{SITE}/guide").is_noise  # no dated page yet
+    _crawl(denoiser, 3)
+    menu = _page(
+        f"<nav><a href='/guide/part-2'>Part 2</a><a href='/guide/part-3'>Part 3</a></nav>{PROSE}"
+    )
+    denoiser.classify(menu, f"{SITE}/stories/index")
+    part_2 = _page(f"<main><h1>Guide, part 2</h1>{PROSE}</main>")
+    assert denoiser.classify(part_2, f"{SITE}/guide/part-2").reason == "navigation_page"
+    # a dated page's prose links are content: part 3, in the menu too, is spared
+    dated = _article(4).replace("/stories/5", "/guide/part-3")
+    denoiser.classify(dated, f"{SITE}/stories/4")
+    part_3 = _page(f"<main><h1>Guide, part 3</h1>{PROSE}</main>")
+    assert not denoiser.classify(part_3, f"{SITE}/guide/part-3").is_noise
+
+
 def test_metadata_is_found_once_per_document() -> None:
     doc = load_document(_article(1), f"{SITE}/2024/05/01/story")
     first = extract_metadata(doc)
