@@ -189,10 +189,10 @@ class Snapshot:
 
 def _settings(db_url: str) -> dict[str, Any]:
     # The navigation_page rule is off: it judges a page by the links of the pages its own
-    # process fetched before it, once that process has seen three dated pages, so which
-    # docs pages it drops depends on the process and the order (with it on, the three
-    # workers stored 31 docs pages the reference had dropped). What these tests compare is
-    # what the processes share through the database.
+    # process fetched before it, so which docs pages it drops depends on the process and
+    # the order (with it on, the three workers stored 6 docs pages the reference had
+    # dropped, 25 when one was killed mid-crawl). What these tests compare is what the
+    # processes share through the database.
     return {
         "DENOISE_DATABASE_URL": db_url,
         "DENOISE_FLUSH_EVERY": FLUSH_EVERY,
