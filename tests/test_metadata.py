@@ -299,3 +299,30 @@ def test_a_text_saying_when_the_story_was_posted_dates_it_last() -> None:
     # in the comments only, it dates nothing
     html = html.replace("Posted on November 13, 2012 in", "Filed in")
     assert _meta(html).published is None
+
+
+def test_names_on_source_lines_of_their_own_are_several_authors() -> None:
+    # flink-blog's Hugo theme loops over a post's authors, one per source line: rendered,
+    # "May 11, 2022 - Jingsong Lee Jiangjie (Becket) Qin" reads as nobody's byline.
+    html = """<html><head><title>Table Store 0.1.0</title></head><body><article>
+    <h1>Table Store 0.1.0</h1>
+
+  May 11, 2022 -
+
+
+
+  Jingsong Lee
+
+
+  Jiangjie (Becket) Qin
+
+
+
+
+    <p>The Apache Flink community is pleased to announce the preview release of the Table
+    Store, a storage for dynamic tables that supports streaming and batch reads.</p>
+    </article></body></html>"""
+    assert _meta(html).author == "Jingsong Lee, Jiangjie (Becket) Qin"
+    # one author alone, as before
+    one = html.replace("\n  Jiangjie (Becket) Qin\n", "")
+    assert _meta(one).author == "Jingsong Lee"

@@ -16,6 +16,8 @@ from ..document import Document, text_chars
 _HEADLINE_LINES = 3
 #: longest title (non-blank characters) searched for as the headline's element
 _HEADLINE_MAX = 300
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n\s*")
+_SEPARATORS = "-|·•–—:"
 
 
 def json_ld_objects(blobs: list[str]) -> list[dict[str, Any]]:
@@ -137,6 +139,37 @@ def headline_lines(doc: Document, headline: Callable[[], int]) -> list[str]:
         out.append(line)
     if at > 0 and len(lines[at - 1]) <= 150:
         out.append(lines[at - 1])  # "July 20, 2012" above the headline, last resort
+    return _with_source_breaks(doc, scope, out)
+
+
+def _with_source_breaks(doc: Document, scope: int, lines: list[str]) -> list[str]:
+    """``lines`` with the blank lines of their source text read as commas.
+
+    A template that loops over a post's authors writes one per source line ("May 11, 2022
+    -⏎⏎  Jingsong Lee⏎⏎  Jiangjie (Becket) Qin", flink-blog's Hugo theme); rendered, the
+    names run together and no byline reads them. Only short text pieces of the
+    headline's container are looked at.
+    """
+    texts, tails, end = doc.texts, doc.tails, doc.end
+    pieces: dict[str, str] = {}
+    for k in range(scope, end[scope] + 1):
+        for raw in (texts[k], tails[k] if k != scope else None):
+            if raw and "\n" in raw and len(raw) <= 600 and _BLANK_LINE.search(raw):
+                parts = [" ".join(p.split()) for p in _BLANK_LINE.split(raw)]
+                parts = [p for p in parts if p]
+                if len(parts) > 1:
+                    joined = parts[0]
+                    for part in parts[1:]:
+                        joined += (" " if joined[-1] in _SEPARATORS else ", ") + part
+                    pieces[" ".join(parts)] = joined
+    if not pieces:
+        return lines
+    out = []
+    for line in lines:
+        for flat, joined in pieces.items():
+            if flat in line:
+                line = line.replace(flat, joined)
+        out.append(line)
     return out
 
 
