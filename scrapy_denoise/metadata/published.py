@@ -218,9 +218,10 @@ def _said_published(doc: Document) -> datetime | None:
     Text pieces (an element's text, a tail after ``<br>``), not elements, are read: such a
     line is seldom an element of its own.
     """
-    nodes, parent = doc.nodes, doc.parent
-    for i, el in enumerate(nodes):
-        for text, owner in ((el.text, i), (el.tail, parent[i])):
+    parent = doc.parent
+    for i, (own, tail) in enumerate(zip(doc.texts, doc.tails, strict=True)):
+        # in reading order: the element's own text, then the text after it (its parent's)
+        for text, owner in ((own, i), (tail, parent[i])):
             if not text or len(text) > _SAID_MAX:
                 continue
             text = text.lstrip()
