@@ -150,6 +150,8 @@ def _with_source_breaks(doc: Document, scope: int, lines: list[str]) -> list[str
     names run together and no byline reads them. Only short text pieces of the
     headline's container are looked at.
     """
+    if not lines:
+        return lines
     texts, tails, end = doc.texts, doc.tails, doc.end
     pieces: dict[str, str] = {}
     for k in range(scope, end[scope] + 1):

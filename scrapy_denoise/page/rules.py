@@ -69,8 +69,9 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
 
 _INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
 #: the home page of one language of a multilingual site: ``/zh/``, ``/en-us/index.html``
-#: (no page of the shared data with such a path is an article)
-_LANGUAGE_ROOT = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?/?(?:(?:index|default)\.\w+)?", re.I)
+#: (matched with the index file cut, as :func:`url_match_target` cuts it; no page of the
+#: shared data with such a path is an article)
+_LANGUAGE_ROOT = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?/?", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,7 @@ def apply_rules(
         if (
             features.url_depth <= rules.shallow_url_depth
             and len(path.strip("/")) < rules.short_url_chars
-        ) or _LANGUAGE_ROOT.fullmatch(path):
+        ) or _LANGUAGE_ROOT.fullmatch(_INDEX_FILE.sub("/", path)):
             return PageVerdict(True, 1.0, "shallow_url")
     if rules.min_text_chars is not None and features.text_len < rules.min_text_chars:
         return PageVerdict(True, 1.0, "little_text")
