@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "Document",
     "HeadInfo",
+    "flush_line",
     "load_document",
     "text_chars",
 ]
@@ -376,7 +377,7 @@ class Document:
             while opened and (j > last or end[opened[-1]] < j):
                 k = opened.pop()
                 if buf and tags[k] in BLOCK_TAGS:
-                    _flush(buf, out)
+                    flush_line(buf, out)
                 if k != i:
                     tail = tails[k]
                     if tail:
@@ -384,7 +385,7 @@ class Document:
             if j > last:
                 break
             if buf and tags[j] in BLOCK_TAGS:
-                _flush(buf, out)
+                flush_line(buf, out)
             if skip and j in skip and j != i:
                 tail = tails[j]
                 if tail:
@@ -397,7 +398,7 @@ class Document:
             opened.append(j)
             j += 1
         if buf:
-            _flush(buf, out)
+            flush_line(buf, out)
         return out
 
     def _lines_tree(self, i: int = 0, *, skip: set[int] | None = None) -> list[str]:
@@ -407,7 +408,7 @@ class Document:
 
         def flush() -> None:
             if buf:
-                _flush(buf, out)
+                flush_line(buf, out)
 
         skipped = {self.nodes[j] for j in skip} if skip else set()
         top = self.nodes[i]
@@ -444,8 +445,9 @@ class Document:
         return "\n".join(self.lines(i, skip=skip))
 
 
-def _flush(buf: list[str], out: list[str]) -> None:
-    r"""Append the buffered text as one line (whitespace collapsed) unless it is blank.
+def flush_line(buf: list[str], out: list[str]) -> None:
+    r"""Append the buffered text as one line (whitespace collapsed) unless it is blank, and
+    empty the buffer; every line-oriented text renderer shares it.
 
     ``" ".join(s.split())`` is exactly ``re.sub(r"\s+", " ", s).strip()`` (both use
     Python's Unicode whitespace, checked for every code point) at a third of the cost.

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 import lxml.etree as etree
 
-from ..document import BLOCK_TAGS, Document
+from ..document import BLOCK_TAGS, Document, flush_line
 
 __all__ = [
     "NON_CONTENT_TAGS",
@@ -168,17 +168,8 @@ def render_pieces(pieces: Iterable[TextPiece]) -> list[str]:
     current = None
     for piece in pieces:
         if piece.line != current:
-            _flush(buf, out)
+            flush_line(buf, out)
             current = piece.line
         buf.append(piece.text)
-    _flush(buf, out)
+    flush_line(buf, out)
     return out
-
-
-def _flush(buf: list[str], out: list[str]) -> None:
-    if buf:
-        # Same as re.sub(r"\s+", " ", s).strip(), at a third of the cost.
-        line = " ".join("".join(buf).split())
-        if line:
-            out.append(line)
-        buf.clear()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ..document import BLOCK_TAGS, Document
+from ..document import BLOCK_TAGS, Document, flush_line
 
 __all__ = [
     "CONTEXT_NAMES",
@@ -267,20 +267,11 @@ class Blocks:
             if unit_of[owner] not in keep:
                 continue
             if line != current:
-                _flush(buf, out)
+                flush_line(buf, out)
                 current = line
             buf.append(text)
-        _flush(buf, out)
+        flush_line(buf, out)
         return out
-
-
-def _flush(buf: list[str], out: list[str]) -> None:
-    if buf:
-        # Same as re.sub(r"\s+", " ", s).strip(), at a third of the cost (see document._flush).
-        line = " ".join("".join(buf).split())
-        if line:
-            out.append(line)
-        buf.clear()
 
 
 def _walk(doc: Document) -> tuple[list[int], list[str], list[int]]:
