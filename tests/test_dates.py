@@ -36,6 +36,10 @@ def test_parse_date_reads_machine_forms_only() -> None:
         ("Peter Sayer | Monday, 14 January, 2008", (2008, 1, 14)),
         ("Updated 23/11/2012", (2012, 11, 23)),  # a day over 12: day first
         ("on 11/23/2012", (2012, 11, 23)),  # month first
+        ("05/05/2012", (2012, 5, 5)),  # either order
+        # the weekday picks the order: November 6th was a Tuesday, June 11th a Monday
+        ("Tuesday, 11.06.2012 / 4:54 PM", (2012, 11, 6)),
+        ("Mon 11.06.2012", (2012, 6, 11)),
         # the first date in the text, whatever its form
         ("Sept 3, 2020, updated 2021-01-05", (2020, 9, 3)),
     ],
@@ -50,6 +54,8 @@ def test_find_written_date_reads_the_forms_people_read(
     "text",
     [
         "03/10/2023",  # March or October: no guess
+        "Posted: 03.10.2023",  # dots do not say the order (NHL.com writes the month first)
+        "Wed, 03/10/2023",  # neither March 10th (a Friday) nor October 3rd (a Tuesday)
         "February 30, 2020",
         "Copyright 2012",
         "Jan 2",
