@@ -603,8 +603,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .store import StoreError
+
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except (OSError, StoreError) as error:
+        # A missing file, an unreachable URL or a store that cannot be opened is the
+        # user's to fix, and the message says what it is; a traceback would bury it.
+        print(f"scrapy-denoise {args.command}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

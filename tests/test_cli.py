@@ -108,3 +108,36 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
     assert json.loads(capsys.readouterr().out)["text"] == ""
     assert main(["extract", str(page), "--params", '{"model_path": "/nowhere.json"}']) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["extract", "{tmp}/missing.html"], "scrapy-denoise extract: [Errno 2] No such file"),
+        (["eval", "{tmp}/missing.zip"], "scrapy-denoise eval: [Errno 2] No such file"),
+        (["db", "upgrade", "--store", "nonsense"], "scrapy-denoise db: not a database URL"),
+        (
+            ["extract", "{page}", "--store", "sqlite:///{tmp}/no/such/dir/x.db"],
+            "scrapy-denoise extract: cannot open store",
+        ),
+    ],
+)
+def test_a_users_mistake_is_one_line_on_stderr_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    argv = [arg.format(tmp=tmp_path, page=page) for arg in argv]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(says)
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_bench_refuses_a_dataset_the_shared_data_does_not_have(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "extraction").mkdir()
+    monkeypatch.setenv("DENOISE_SHARED_DATA", str(tmp_path))
+    assert main(["bench", "extraction", "--dataset", "nope", "--quiet"]) == 1
+    assert "no extraction dataset 'nope'" in capsys.readouterr().err

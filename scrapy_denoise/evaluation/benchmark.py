@@ -56,11 +56,11 @@ def extraction_benchmark(
     if with_peers:
         with contextlib.suppress(MissingPeerError):
             extractors.update(peers())
-    zips = extraction_zips()
+    zips = extraction_zips(datasets)
+    if not zips:
+        raise FileNotFoundError("no extraction datasets: the shared data folder was not found")
     results: dict[str, dict[str, Result]] = {}
     for name, path in zips.items():
-        if datasets and name not in datasets:
-            continue
         results[name] = evaluate_dataset(
             path,
             extractors,

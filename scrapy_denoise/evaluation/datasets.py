@@ -23,7 +23,7 @@ import os
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -93,8 +93,12 @@ def extraction_zip(name: str) -> Path:
     return path
 
 
-def extraction_zips() -> dict[str, Path]:
-    """All extraction datasets by name, sorted, or empty when the data is absent."""
+def extraction_zips(names: Iterable[str] | None = None) -> dict[str, Path]:
+    """All extraction datasets by name, sorted, or empty when the data is absent; with
+    ``names``, just those, each required (a misspelt ``--dataset`` is an error, not an
+    empty table)."""
+    if names:
+        return {name: extraction_zip(name) for name in sorted(set(names))}
     root = shared_data_dir()
     if root is None:
         return {}

@@ -121,9 +121,7 @@ def sample_pages(
     site, and a page without a URL would skip learning and look cheaper than it is.
     """
     out: list[SamplePage] = []
-    for name, path in extraction_zips().items():
-        if datasets and name not in datasets:
-            continue
+    for name, path in extraction_zips(datasets).items():
         for page in iter_pages(path, split=split, limit=per_dataset):
             url = page.url or f"http://{name}.invalid/{page.id}"
             out.append(SamplePage(name, url, decode(page.html).text))
