@@ -23,8 +23,24 @@ lint: $(STAMP)
 	$(BIN)/ruff check scrapy_denoise tests example_project
 	$(BIN)/mypy scrapy_denoise
 
+# Every table of BENCHMARKS.md, each by the command written above it (about an hour on two
+# cores; the perf table's store throughput needs DENOISE_TEST_POSTGRES_URL, and is skipped
+# without it).
+DEMO_ZIP := /tmp/demo-daily.zip
 bench: $(STAMP)
-	$(BIN)/scrapy-denoise bench --out BENCHMARKS.md
+	cd example_project && ../$(BIN)/python -m demosite.generate /tmp/demo-site --zip $(DEMO_ZIP)
+	$(BIN)/scrapy-denoise bench extraction --split holdout --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench pages --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench metadata --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench sites --site zjuvai-blog --site flink-blog \
+		--zip demo-daily=$(DEMO_ZIP) --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench sites --site zjuvai-blog --site flink-blog \
+		--zip demo-daily=$(DEMO_ZIP) --method correlativity --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench blocks --seeds 0,1,2 --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench perf --split holdout --limit 100 --site flink-blog \
+		--replay-pages 100000 --out BENCHMARKS.md
+	$(BIN)/scrapy-denoise bench crawl --site flink-blog --runs 3 --latency-ms 0,250 \
+		--out BENCHMARKS.md
 
 # The shipped models, rebuilt from the shared data (README, "Training on your own pages").
 models: $(STAMP)
