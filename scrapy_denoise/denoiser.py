@@ -22,6 +22,7 @@ from .methods.line_rules import without_rule_lines
 from .methods.template import Unit, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
+from .page.features import page_features
 from .page.links import outgoing_links
 from .page.verdict import PageVerdict
 
@@ -84,6 +85,19 @@ class Denoiser:
             flush_every=self.options.flush_every,
             site_prefixes=self.options.site_prefixes,
         )
+
+    def preload(self) -> None:
+        """Load the page and block models now instead of on the first page that needs them.
+
+        A crawl calls this when it opens, so a wrong model path or a model file from an
+        incompatible version stops it at once with the reason, instead of failing on every
+        page; a script that wants the same can call it too.
+        """
+        doc = load_document(_PRELOAD_PAGE, "")
+        model = self._classifier.model
+        if model is not None:
+            model.noise_probability(page_features(doc))
+        self._method.extract(doc)
 
     @property
     def method(self) -> str:
@@ -286,6 +300,13 @@ class Denoiser:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+#: a page with one paragraph: enough text for every method to score a block
+_PRELOAD_PAGE = (
+    "<html><body><h1>Preload</h1><p>A first paragraph of a story, long enough to be read, "
+    "with a sentence or two in it. It loads the models.</p></body></html>"
+)
 
 
 def _without_templates(lines: list[str], units: list[Unit]) -> list[str]:

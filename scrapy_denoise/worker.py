@@ -150,6 +150,7 @@ class CoreHost:
                 ) from None
         try:
             denoiser = Denoiser(store=store, options=options)
+            denoiser.preload()
         except Exception as exc:
             if store is not None:
                 store.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from scrapy_denoise import DenoiseOptions, Denoiser, PageRules
 
 ARTICLE = """<html><head><title>Storm hits coast - Daily</title></head><body>
@@ -146,3 +148,15 @@ def test_a_verdict_marked_counted_is_not_counted_again() -> None:
         assert learner is not None
         learner.flush()
         assert learner.store.verdict_counts() == []
+
+
+def test_models_load_on_first_use_or_on_preload() -> None:
+    # Constructing is cheap and cannot fail on a model file; preload reads every model the
+    # chain uses, so a crawl can refuse a wrong path when it opens.
+    denoiser = Denoiser(store=False, page_model="/nowhere/pages.json")
+    with pytest.raises(FileNotFoundError, match=r"/nowhere/pages\.json"):
+        denoiser.preload()
+    blocks = {"block_ensemble": {"model_path": "/nowhere/blocks.json"}}
+    with pytest.raises(FileNotFoundError, match=r"/nowhere/blocks\.json"):
+        Denoiser(store=False, method_params=blocks).preload()
+    Denoiser(store=False).preload()

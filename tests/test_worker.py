@@ -69,6 +69,22 @@ def test_open_failure_crosses_with_its_reason(worker: Worker) -> None:
     assert "pw" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        DenoiseOptions(page_model="/nowhere/pages.json"),
+        DenoiseOptions(method_params={"block_ensemble": {"model_path": "/nowhere/blocks.json"}}),
+    ],
+)
+def test_a_missing_model_file_fails_the_open_not_every_page(
+    worker: Worker, options: DenoiseOptions
+) -> None:
+    with pytest.raises(DenoiseUnavailable) as info:
+        worker.submit("open", None, options).result(60)
+    assert info.value.reason == "denoise_setup_failed"
+    assert "/nowhere/" in str(info.value)
+
+
 def test_a_failing_call_leaves_the_worker_usable(worker: Worker) -> None:
     with pytest.raises(RuntimeError, match="not open"):
         worker.submit("classify", PAGE, URL, None, True).result(60)
