@@ -223,6 +223,17 @@ def test_a_declared_title_that_is_the_headline_plus_a_tail_gives_the_headline() 
     assert _meta(html).title == "Storm hits the coast"
 
 
+def test_a_declared_title_cut_by_the_pages_own_quote_gives_the_headline() -> None:
+    # gne-tests (163.com): content="...写"救命啊"纸团..." ends at the headline's first quote.
+    html = """<html><head><meta property="og:title" content="Boy writes "SOS" note"></head>
+    <body><h1>Boy writes "SOS" note and police come</h1><p>text</p></body></html>"""
+    assert _meta(html).title == 'Boy writes "SOS" note and police come'
+    # A headline that only goes on after the declared title is no sign of a cut.
+    html = """<html><head><meta property="og:title" content="Storm hits coast"></head>
+    <body><h1>Storm hits coast: thousands without power</h1><p>text</p></body></html>"""
+    assert _meta(html).title == "Storm hits coast"
+
+
 def test_a_declared_title_escaped_twice_is_unescaped() -> None:
     html = """<html><head><meta property="og:title" content="Houston&amp;#39;s Best &amp;amp;
     Worst"></head><body><p>text</p></body></html>"""

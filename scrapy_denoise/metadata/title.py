@@ -121,6 +121,9 @@ def declared_title(
             title = html.unescape(title)
     folded = title.casefold()
     for _, heading in h1s:
+        if heading[len(title) :].lstrip().startswith('"') and heading.casefold().startswith(folded):
+            # the page's own quote ended the attribute: content="Boy writes "SOS" note"
+            return heading
         if len(heading) < 8 or len(heading) >= len(title):
             continue
         head = heading.casefold()
