@@ -36,7 +36,7 @@ _BY_WORDS = (
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 _PREFIX = re.compile(
-    rf"^\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )
@@ -49,18 +49,25 @@ _STAMP = re.compile(
     rf"{DATE_PATTERN}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
     r"|\b\d{1,2}/\d{1,2}/\d{2}\b"
     r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\d+\s*min\s+read\b"
-    r"|[\d.,]*k?\d*\s*(?:gold|silver|bronze)\s+badges?(?![^\W\d])",
+    r"|[\d.,]*k?\d*\s*(?:gold|silver|bronze)\s+badges?(?![^\W\d])"
+    # Chinese bylines run the name into the labels after it: "IT之家发布时间：09-30 22:46",
+    # "股市行情 总篇数919篇"; the editor's label ends an author's name too
+    r"|(?:发布(?:时间|日期|于)|发表于|更新时间|时间|日期|来源|浏览|阅读|点击|总篇数"
+    r"|(?:责任)?编辑|责编)\s*[:：]?",
     re.I,
 )
 _PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
-#: words bylines put after a name: before a date, or the names of its share links
-#: ("Domenico Montanaro Twitter", "Ari Shapiro Facebook Twitter Tumblr Instagram")
+#: words bylines put after a name: before a date, the names of its share links
+#: ("Domenico Montanaro Twitter", "Ari Shapiro Facebook Twitter Tumblr Instagram"), a
+#: follow button ("关注"), a staff code ("韩保林 PK155") or a bracketed link ("[link]")
 _TRAILING = re.compile(
     r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?|twitter|facebook"
     r"|instagram|tumblr|linkedin|email|e-mail|rss(?: feed)?|google(?: plus|\+)|view profile"
-    r"|share|tweet|follow(?:\s+\w+)?))+$",
+    r"|share|tweet|follow(?:\s+\w+)?|关注|[A-Z]{1,3}\d{2,}[\]】]?|\[[^\]]*\]))+$",
     re.I,
 )
+#: what is left around a name piece once the stamps are cut out
+_PUNCTUATION = " ,;:|-–—·•/"
 _BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
 _COMMENTER = re.compile(r"\b(?:says|said|wrote)\s*(?::|\.\.\.|…)?\s*$", re.I)
 _SEPARATOR = re.compile(r"^\s*[-|·•–—/,:]\s*")
@@ -78,7 +85,11 @@ _LEADING_JOINERS = re.compile(r"^(?:\s*(?:,|&|and\b))*\s*", re.I)
 
 #: what templates print where no author was filled in (zjuvai-blog's author meta tag says
 #: "undefined", a JavaScript value written out; wcxb pages say "author")
-_PLACEHOLDERS = frozenset({"undefined", "null", "none", "nan", "n/a", "author", "name", "unknown"})
+_PLACEHOLDERS = frozenset(
+    {"undefined", "null", "none", "nan", "n/a", "author", "name", "unknown", "未知", "佚名"}
+)
+#: a breadcrumb ("当前位置 : 上海新闻网 > 新闻资讯 > ...") is where the page is, not who wrote it
+_BREADCRUMB = re.compile(r"当前位置|您的位置|\s>\s.*\s>\s")
 
 
 def clean_author(value: str) -> str | None:
@@ -94,12 +105,12 @@ def clean_author(value: str) -> str | None:
     if "&" in value:
         value = html.unescape(value)
     text = " ".join(_HANDLE.sub(" ", _EMAIL.sub(" ", value)).split())
-    if _COMMENTER.search(text):
+    if _COMMENTER.search(text) or _BREADCRUMB.search(text):
         return None
     by = _BY_ANYWHERE.search(text)
     text = text[by.end() :] if by else _PREFIX.sub("", text)
     for piece in _PIECES.split(_STAMP.sub("|", text)):
-        piece = _TRAILING.sub("", piece.strip(" ,;:|-–—·•/")).strip(" ,;:|-–—·•/")
+        piece = _TRAILING.sub("", piece.strip(_PUNCTUATION)).strip(_PUNCTUATION)
         if any(ch.isalpha() for ch in piece):
             return None if piece.lower() in _PLACEHOLDERS else piece[:MAX_AUTHOR]
     return None

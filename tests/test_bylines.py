@@ -31,6 +31,12 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("Copyright © 2004 Ellen Klages", "Ellen Klages"),
         ("Vader 6,7968 gold badges34 silver badges47 bronze badges", "Vader"),  # Q&A site
         ("Basj 47.8k113 gold badges470 silver badges821 bronze badges", "Basj"),
+        ("Marty Lederman [link]", "Marty Lederman"),
+        # gne-tests: Chinese bylines run the name into the labels after it
+        ("IT之家发布时间：09-3022:46青岛软媒网络科技有限公司", "IT之家"),
+        ("股市行情 总篇数919篇 暂无简介", "股市行情"),
+        ("中国广州发布 关注", "中国广州发布"),  # the follow button
+        ("[责任编辑：韩保林 PK155]", "韩保林"),  # the editor in charge, with a staff code
     ],
 )
 def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
@@ -51,6 +57,8 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "By Author",
         "null",
         "name",
+        "未知 责任编辑：棒棒不是糖",  # "author: unknown", then the editor's label
+        "当前位置 : 上海新闻网 > 新闻资讯 > 社会关注",  # a breadcrumb in a byline's place
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
