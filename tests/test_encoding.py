@@ -60,3 +60,18 @@ def test_prescan_tables_match_the_repairs() -> None:
     # text beyond Latin-1 takes the table path: each range is still found there
     for c in (0x01, 0x0B, 0x1F, 0x85, 0xFB50, 0xFE70, 0xFEFF, 0xFFFE):
         assert normalise_text(f"\u2019{chr(c)}") != f"\u2019{chr(c)}"
+
+
+def test_valid_utf8_beyond_ascii_wins_over_a_legacy_declaration() -> None:
+    # A page converted to UTF-8 that kept its template's declaration (151 pages of the
+    # extraction datasets): read as declared it is "Kosovoâ€™s", or unreadable Chinese.
+    body = '<meta charset="iso-8859-1"><p>Kosovo’s future</p>'.encode()
+    result = decode(body, {"Content-Type": "text/html; charset=iso-8859-1"})
+    assert (result.encoding, result.source) == ("utf-8", "detected")
+    assert "Kosovo’s future" in result.text
+    chinese = '<meta charset="gb2312"><p>交通运输部：着力打造京津冀区域综合立体交通网络</p>'
+    assert "交通运输部" in decode(chinese.encode()).text
+    # ASCII reads alike in every charset, so the declaration stands
+    assert decode(b'<meta charset="iso-8859-1"><p>plain</p>').source == "meta"
+    # text in the declared legacy charset is no valid UTF-8 and stays as declared
+    assert decode('<meta charset="iso-8859-1"><p>café</p>'.encode("cp1252")).source == "meta"
