@@ -3,9 +3,10 @@
 Order of evidence follows the HTML standard's sniffing algorithm: BOM, then the HTTP
 ``Content-Type`` charset, then ``<meta charset>``/``http-equiv`` in the first bytes, then
 statistical detection; one departure from it: a body that is valid UTF-8 beyond ASCII is
-read as UTF-8 whatever it declares (:func:`decode`), where a browser would show mojibake. Declared charsets are mapped to the WHATWG superset a browser would
-use (GB2312/GBK -> GB18030, ISO-8859-1/ASCII -> windows-1252), because pages that declare
-the narrow charset routinely contain bytes only the superset defines.
+read as UTF-8 whatever it declares (:func:`decode`), where a browser would show mojibake.
+Declared charsets are mapped to the WHATWG superset a browser would use (GB2312/GBK ->
+GB18030, ISO-8859-1/ASCII -> windows-1252), because pages that declare the narrow charset
+routinely contain bytes only the superset defines.
 """
 
 from __future__ import annotations

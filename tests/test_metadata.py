@@ -337,3 +337,14 @@ def test_names_on_source_lines_of_their_own_are_several_authors() -> None:
     # one author alone, as before
     one = html.replace("\n  Jiangjie (Becket) Qin\n", "")
     assert _meta(one).author == "Jingsong Lee"
+
+
+def test_an_author_tag_naming_the_copyright_holder_gives_way_to_a_byline() -> None:
+    # utomo-big9-chaos: the Los Angeles Times tags every story with its own name
+    head = """<html><head><meta name="author" content="Los Angeles Times">
+    <meta name="copyright" content="Copyright 2013 Los Angeles Times"></head><body>
+    <h1>Storm hits coast</h1>"""
+    html = head + """<p class="byline">By Lisa Girion</p><p>Story.</p></body></html>"""
+    assert _meta(html).author == "Lisa Girion"
+    # without a byline the holder stays (a personal blog's author owns its copyright)
+    assert _meta(head + "<p>Story.</p></body></html>").author == "Los Angeles Times"
