@@ -36,17 +36,19 @@ _BY_WORDS = (
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 _PREFIX = re.compile(
-    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}|about\s+the\s+author|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )
 #: "(@handle)", "@handle", "Follow @handle": a social account beside a name
 _HANDLE = re.compile(r"(?:\bfollow\s+)?\(?(?<![\w.])@\w+\)?", re.I)
 _EMAIL = re.compile(r"\(?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\)?")
-#: a date, a time of day, "6h ago", "7 min read", a Q&A site's reputation and badges
-#: ("Vader 6,7968 gold badges34 silver badges47 bronze badges"): what follows a name
+#: a date, a time of day (also run into the year: NPR's "March 29, 20179:51 AM ET"), a
+#: comment count, "6h ago", "7 min read", a Q&A site's reputation and badges ("Vader
+#: 6,7968 gold badges34 silver badges47 bronze badges"): what follows a name
 _STAMP = re.compile(
-    rf"{DATE_PATTERN}|\b\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{{2,4}}\b)?"
+    rf"{DATE_PATTERN}|(?:\b|(?<=(?:19|20)\d\d))\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?"
+    r"(?:\s+[A-Z]{2,4}\b)?|\b\d+\s+comments?\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2}\b"
     r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\d+\s*min\s+read\b"
     r"|[\d.,]*k?\d*\s*(?:gold|silver|bronze)\s+badges?(?![^\W\d])"
@@ -63,7 +65,7 @@ _PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
 _TRAILING = re.compile(
     r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?|twitter|facebook"
     r"|instagram|tumblr|linkedin|email|e-mail|rss(?: feed)?|google(?: plus|\+)|view profile"
-    r"|share|tweet|follow(?:\s+\w+)?|关注|[A-Z]{1,3}\d{2,}[\]】]?|\[[^\]]*\]))+$",
+    r"|share|tweet|print|(?:view\s+)?comments|follow(?:\s+\w+)?|关注|[A-Z]{1,3}\d{2,}[\]】]?|\[[^\]]*\]))+$",
     re.I,
 )
 #: what is left around a name piece once the stamps are cut out

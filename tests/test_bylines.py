@@ -32,6 +32,8 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("Vader 6,7968 gold badges34 silver badges47 bronze badges", "Vader"),  # Q&A site
         ("Basj 47.8k113 gold badges470 silver badges821 bronze badges", "Basj"),
         ("Marty Lederman [link]", "Marty Lederman"),
+        ("March 29, 20179:51 AM ET Domenico Montanaro Twitter", "Domenico Montanaro"),  # NPR
+        ("About the Author: Anghus", "Anghus"),
         # gne-tests: Chinese bylines run the name into the labels after it
         ("IT之家发布时间：09-3022:46青岛软媒网络科技有限公司", "IT之家"),
         ("股市行情 总篇数919篇 暂无简介", "股市行情"),
@@ -57,6 +59,9 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "By Author",
         "null",
         "name",
+        "17 Comments",  # a comment count in a byline's place
+        "Tweet 0 comments Email Print",
+        "View Comments",
         "未知 责任编辑：棒棒不是糖",  # "author: unknown", then the editor's label
         "当前位置 : 上海新闻网 > 新闻资讯 > 社会关注",  # a breadcrumb in a byline's place
     ],
