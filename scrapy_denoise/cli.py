@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from . import __version__
+
 __all__ = ["main"]
 
 
@@ -31,21 +33,26 @@ def _progress(label: str) -> Any:
     return report
 
 
-def _cmd_extract(args: argparse.Namespace) -> int:
-    from urllib.request import urlopen
+#: sent when ``extract`` or ``report`` fetches a URL: many sites refuse urllib's default
+_USER_AGENT = f"scrapy-denoise/{__version__} (+https://pypi.org/project/scrapy-denoise/)"
 
+
+def _read_source(source: str, url: str | None) -> tuple[bytes, dict[str, str] | None, str]:
+    """The page ``extract`` and ``report`` read: (body, response headers, the page's URL)
+    from an http(s) URL or a file; ``url`` (``--url``) overrides the URL either way."""
+    from urllib.request import Request, urlopen
+
+    if source.startswith(("http://", "https://")):
+        request = Request(source, headers={"User-Agent": _USER_AGENT})
+        with urlopen(request, timeout=30) as resp:
+            return resp.read(), dict(resp.headers.items()), url or source
+    return Path(source).read_bytes(), None, url or Path(source).resolve().as_uri()
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
     from . import Denoiser
 
-    source: str = args.source
-    if source.startswith(("http://", "https://")):
-        with urlopen(source, timeout=30) as resp:
-            body = resp.read()
-            headers = dict(resp.headers.items())
-        url = source
-    else:
-        body = Path(source).read_bytes()
-        headers = None
-        url = args.url or Path(source).resolve().as_uri()
+    body, headers, url = _read_source(args.source, args.url)
     params = _method_params(args.params)
     if params is None:
         return 2
@@ -425,22 +432,11 @@ def _open_existing_store(url: str) -> Any:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from urllib.request import urlopen
-
     from . import Denoiser
     from .report.page_report import build_page_report, write_page_report
     from .store import StoreError
 
-    source: str = args.source
-    if source.startswith(("http://", "https://")):
-        with urlopen(source, timeout=30) as resp:
-            body = resp.read()
-            headers: dict[str, str] | None = dict(resp.headers.items())
-        url = args.url or source
-    else:
-        body = Path(source).read_bytes()
-        headers = None
-        url = args.url or Path(source).resolve().as_uri()
+    body, headers, url = _read_source(args.source, args.url)
     # A report only reads the store: an existing database, never created or learned into.
     try:
         store = _open_existing_store(args.store) if args.store else None
@@ -487,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("extract", help="extract one page (file or URL) and print its text")
     p.add_argument("source", help="an HTML file or an http(s) URL")
-    p.add_argument("--url", help="the page's URL when SOURCE is a file")
+    p.add_argument("--url", help="the page's URL when SOURCE is a file (or to override it)")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
     p.add_argument("--params", help="parameters of the method as JSON (as for eval)")
     p.add_argument("--store", help="database URL with learned site state")

@@ -3,8 +3,11 @@ clear refusals."""
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -141,3 +144,42 @@ def test_bench_refuses_a_dataset_the_shared_data_does_not_have(
     monkeypatch.setenv("DENOISE_SHARED_DATA", str(tmp_path))
     assert main(["bench", "extraction", "--dataset", "nope", "--quiet"]) == 1
     assert "no extraction dataset 'nope'" in capsys.readouterr().err
+
+
+@pytest.fixture
+def served_page() -> Iterator[tuple[str, list[str]]]:
+    """HTML served on 127.0.0.1, and the User-Agent of every request it got."""
+    agents: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            agents.append(self.headers.get("User-Agent", ""))
+            body = HTML.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/budget.html", agents
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_extract_fetches_a_url_as_scrapy_denoise(
+    served_page: tuple[str, list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url, agents = served_page
+    assert main(["extract", url, "--json"]) == 0
+    article = json.loads(capsys.readouterr().out)
+    assert article["url"] == url and STORY[1] in article["text"]
+    # urllib's own "Python-urllib/3.x" is refused by many sites
+    assert agents and all(agent.startswith("scrapy-denoise/") for agent in agents)
