@@ -134,6 +134,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/archives/",
         "/blog/archives/2015/11/",
         "/page/2/",
+        "/blog/page3/",  # Jekyll's paginate_path
         "/news/index_2.html",
         "/sitemap.xml",
         "/search",
@@ -161,6 +162,7 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/leadership/why-tutoring-works/2025/11",
         "/blog/product-feed-specs",
         "/story.php?page=2",  # page 2 of an article
+        "/save-wild-horses/index1.htm",  # a content page of an old site (cleaneval)
         "/section/world/2024/05/03/harbour-budget.html",  # an article filed in a section
     ],
 )

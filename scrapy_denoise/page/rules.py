@@ -49,8 +49,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # archive indexes and their date pages; /archives/123 (a WordPress post id) stays out.
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
     r"archives?(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
-    # paging of any list (Hugo/WordPress /page/2/, Chinese CMS index_2.html)
-    r"page/\d+",
+    # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
+    # not Pelican's index2.html: old static sites number their content pages so)
+    r"page/?\d+",
     r"index_\d+\.s?html?",
 )
 
