@@ -135,6 +135,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/blog/archives/2015/11/",
         "/page/2/",
         "/blog/page3/",  # Jekyll's paginate_path
+        "/tags/python/page2/",
         "/news/index_2.html",
         "/sitemap.xml",
         "/search",

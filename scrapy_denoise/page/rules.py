@@ -30,10 +30,11 @@ __all__ = [
 ]
 
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
-#: ``/``, ``/index.html`` and ``/page/N`` are allowed after them). Anchoring at the end is
-#: what keeps them precise: ``/tags/python/`` is a tag page but ``/blog/search-tips/`` and
-#: ``/archives/2025/12/16/some-post.html`` are articles, so a keyword merely *occurring*
-#: in the URL is not evidence. Taxonomy words take at most one term segment after them.
+#: ``/``, ``/index.html`` and ``/page/N`` or ``/pageN`` are allowed after them). Anchoring
+#: at the end is what keeps them precise: ``/tags/python/`` is a tag page but
+#: ``/blog/search-tips/`` and ``/archives/2025/12/16/some-post.html`` are articles, so a
+#: keyword merely *occurring* in the URL is not evidence. Taxonomy words take at most one
+#: term segment after them.
 DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # site maps and feeds (paper: "sitemap")
     r"sitemap[\w.\-]*",
@@ -123,7 +124,7 @@ class PageRules:
         parts: list[str] = []
         if self.url_patterns:
             body = "|".join(f"(?:{p})" for p in self.url_patterns)
-            parts.append(rf"(?:^|/)(?:{body})(?:/page/\d+)?/?\?")
+            parts.append(rf"(?:^|/)(?:{body})(?:/page/?\d+)?/?\?")
         if self.query_keys:
             keys = "|".join(re.escape(k) for k in self.query_keys)
             parts.append(rf"\?(?:[^#]*&)?(?:{keys})=[^&]")
