@@ -348,3 +348,12 @@ def test_an_author_tag_naming_the_copyright_holder_gives_way_to_a_byline() -> No
     assert _meta(html).author == "Lisa Girion"
     # without a byline the holder stays (a personal blog's author owns its copyright)
     assert _meta(head + "<p>Story.</p></body></html>").author == "Los Angeles Times"
+
+
+def test_markdown_heading_marks_are_no_part_of_a_declared_title() -> None:
+    # wcxb: a CMS put the post's Markdown source line into JSON-LD and og:title
+    html = """<html><head><meta property="og:title" content="## Martian Concrete">
+    </head><body><p>text</p></body></html>"""
+    assert _meta(html).title == "Martian Concrete"
+    html = html.replace("## Martian Concrete", "#1 Martian Concrete")  # no heading mark
+    assert _meta(html).title == "#1 Martian Concrete"

@@ -13,6 +13,7 @@ from ._page import node_text, text_of
 __all__ = ["declared_title", "heading_or_title"]
 
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|\s*_\s*")
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 _SEPARATOR_AT_END = re.compile(r"(?:\s+[|\-–—:·•»]|_)\s*$")
 
 
@@ -116,6 +117,8 @@ def declared_title(
             title = _clean_title(title, site_names, headings=_headings(doc, h1s))
     if not title:
         return None
+    # Markdown heading marks a CMS left in ("## Hyper-Local ..." in JSON-LD and og:title)
+    title = _MARKDOWN_HEADING.sub("", title) or title
     for _ in range(2):  # "And finally&amp;#8230;": escaped twice
         if "&" in title:
             title = html.unescape(title)
