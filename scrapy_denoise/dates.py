@@ -113,7 +113,9 @@ def compact_date(value: str | None) -> datetime | None:
 
 def find_written_date(text: str) -> datetime | None:
     """The first date in ``text`` written in any form :data:`DATE_PATTERN` knows, at
-    midnight UTC unless given in ISO form with a time; None when there is none."""
+    midnight UTC unless given in ISO form with a time; None when there is none, or when
+    it is one no web page can have been published on (before 1990 or past next year: a
+    photo caption's "August 26, 1972", a template's "November 20, 9999")."""
     found: list[tuple[int, datetime]] = []
     iso = _ISO.search(text)
     if iso and (dt := parse_date(iso.group())):
@@ -130,7 +132,10 @@ def find_written_date(text: str) -> datetime | None:
         if dt := _numeric_date(text, match):
             found.append((match.start(), dt))
             break
-    return min(found, key=lambda item: item[0])[1] if found else None
+    if not found:
+        return None
+    first = min(found, key=lambda item: item[0])[1]
+    return first if _plausible(first) else None
 
 
 def _numeric_date(text: str, match: re.Match[str]) -> datetime | None:
@@ -166,8 +171,7 @@ def standalone_date(text: str) -> datetime | None:
     """
     if len(text) > STANDALONE_MAX or _STANDALONE.fullmatch(text) is None:
         return None
-    found = find_written_date(text)
-    return found if found is not None and _plausible(found) else None
+    return find_written_date(text)
 
 
 def said_published(text: str) -> datetime | None:
@@ -175,12 +179,10 @@ def said_published(text: str) -> datetime | None:
     follows it ("in Travel", "by Jane Roe"); None otherwise, and for years a story cannot
     have (see :func:`standalone_date`)."""
     match = _SAID_PUBLISHED.match(text)
-    found = find_written_date(match.group(1)) if match else None
-    return found if found is not None and _plausible(found) else None
+    return find_written_date(match.group(1)) if match else None
 
 
 def _plausible(found: datetime) -> bool:
-    # a placeholder ("November 20, 9999" in a hidden template item) dates nothing
     return 1990 <= found.year <= datetime.now(UTC).year + 1
 
 

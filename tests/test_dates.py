@@ -54,6 +54,8 @@ def test_find_written_date_reads_the_forms_people_read(
     "text",
     [
         "03/10/2023",  # March or October: no guess
+        "Opening of the Games in Munich, August 26, 1972.",  # a caption: no page is so old
+        "November 20, 9999",  # a template's placeholder
         "Posted: 03.10.2023",  # dots do not say the order (NHL.com writes the month first)
         "Wed, 03/10/2023",  # neither March 10th (a Friday) nor October 3rd (a Tuesday)
         "February 30, 2020",
