@@ -161,8 +161,11 @@ def _detect(body: bytes) -> str | None:
 
 def _decode_with(body: bytes, encoding: str) -> tuple[str, float]:
     text = body.decode(encoding, errors="replace")
-    bad = text.count("\ufffd")
-    return text, (bad / len(text) if text else 0.0)
+    return text, _replaced_share(text)
+
+
+def _replaced_share(text: str) -> float:
+    return text.count("\ufffd") / len(text) if text else 0.0
 
 
 def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
@@ -183,14 +186,19 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
     markup = _from_markup(body[:_SNIFF_BYTES])
     if markup and markup != header:
         candidates.append((markup, "meta"))
-    if candidates and candidates[0][0] != "utf-8" and _is_utf8(body):
+    if (
+        candidates
+        and candidates[0][0] != "utf-8"
+        and not body.isascii()  # ASCII reads alike in every charset a page can declare
+        and (utf8 := _utf8_text(body)) is not None
+    ):
         # Bytes beyond ASCII that are valid UTF-8 are UTF-8 whatever the page declares:
         # text in a legacy charset (GBK, windows-1252, ...) practically never forms valid
         # UTF-8 sequences, while pages converted to UTF-8 by a CMS, a proxy or an archive
         # keep their template's old declaration (151 pages of the extraction datasets,
         # 144 of which the datasets themselves decode as UTF-8; the windows-1252 reading
         # gave "donâ€™t", the GB18030 one unreadable Chinese).
-        return Decoded(body.decode("utf-8"), "utf-8", "detected", 0.0)
+        return Decoded(utf8, "utf-8", "detected", 0.0)
     best: Decoded | None = None
     for encoding, source in candidates:
         text, err = _decode_with(body, encoding)
@@ -198,14 +206,13 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
             return Decoded(text, encoding, source, err)
         if best is None or err < best.error_rate:
             best = Decoded(text, encoding, source, err)
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        detected = _detect(body)
-    else:
-        detected = "utf-8"
+    utf8 = _utf8_text(body)
+    detected = "utf-8" if utf8 is not None else _detect(body)
     if detected:
-        text, err = _decode_with(body, detected)
+        if utf8 is not None:
+            text, err = utf8, _replaced_share(utf8)
+        else:
+            text, err = _decode_with(body, detected)
         if best is None or err < best.error_rate:
             return Decoded(text, detected, "detected", err)
     if best is not None:
@@ -214,16 +221,13 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
     return Decoded(text, "utf-8", "default", err)
 
 
-def _is_utf8(body: bytes) -> bool:
-    """Is ``body`` valid UTF-8 with at least one byte beyond ASCII (ASCII reads the same in
-    every charset a page can declare, so it says nothing)?"""
-    if body.isascii():
-        return False
+def _utf8_text(body: bytes) -> str | None:
+    """``body`` decoded as strict UTF-8, or None when it is not valid UTF-8: the test and
+    the text from one decode (the page was decoded twice before)."""
     try:
-        body.decode("utf-8")
+        return body.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
 def _fold_c1(match: re.Match[str]) -> str:
