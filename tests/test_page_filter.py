@@ -165,6 +165,8 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/story.php?page=2",  # page 2 of an article
         "/save-wild-horses/index1.htm",  # a content page of an old site (cleaneval)
         "/section/world/2024/05/03/harbour-budget.html",  # an article filed in a section
+        "/Global/story.asp?S=7582224&nav=menu608",  # Worldnow's story id, not WordPress's ?s=
+        "/category/story.cfm?c_id=18&objectid=10486887",  # a story script, not a term
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -182,6 +184,15 @@ def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
         assert _reason(_article_html(), "https://news.example.com" + path) is None
 
 
+def test_shallow_url_leaves_the_root_to_the_model_when_a_query_names_a_page() -> None:
+    for query in ("?p=123", "?fSectionId=1016&fArticleId=nw20071231121337812C807136"):
+        assert _reason(_article_html(), "https://news.example.com/" + query) is None
+    # tracking parameters name no other page: still the home page
+    for query in ("?utm_source=feed&utm_medium=rss", "?srsltid=AfmBOoqGgduANbdL", "?gclid=x"):
+        assert _reason(_article_html(), "https://news.example.com/" + query) == "shallow_url"
+    assert _reason(_article_html(), "https://news.example.com/en/?fbclid=x") == "shallow_url"
+
+
 def test_little_text_fires_on_an_empty_shell() -> None:
     html = '<html><body><a href="/">Home</a><p>Loading…</p></body></html>'
     assert _reason(html, _ARTICLE_URL) == "little_text"
@@ -196,6 +207,14 @@ def test_many_links_fires_on_a_link_directory() -> None:
 def test_link_text_ratio_fires_on_a_link_list() -> None:
     html = _list_html(items=40).replace("Short teaser", "")
     assert _reason(html, _ARTICLE_URL) == "link_text_ratio"
+
+
+def test_link_text_ratio_spares_a_short_post_under_a_large_menu() -> None:
+    menu = "".join(f'<li><a href="/s/{i}/">Section number {i}</a></li>' for i in range(100))
+    html = f"<html><body><nav><ul>{menu}</ul></nav><p>{_PARAGRAPH}</p></body></html>"
+    features = _features(html, _ARTICLE_URL)
+    assert 5 < features.link_text_len / features.text_len < 10
+    assert _reason(html, _ARTICLE_URL) is None
 
 
 def test_changing_content_needs_history() -> None:

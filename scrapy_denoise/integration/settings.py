@@ -216,7 +216,8 @@ class DenoiseConfig:
         default=_RULES.shallow_url_depth,
         metadata=_doc(
             "Page filter: URL paths with at most this many directory levels and shorter "
-            "than ``DENOISE_RULE_SHORT_URL_CHARS`` are noise (``shallow_url``, home pages).",
+            "than ``DENOISE_RULE_SHORT_URL_CHARS`` are noise (``shallow_url``, home pages), "
+            "unless a query other than tracking parameters names a page (``/?p=123``).",
             "optional_int",
         ),
     )
@@ -238,7 +239,7 @@ class DenoiseConfig:
         default=_RULES.query_keys,
         metadata=_doc(
             "Page filter: query keys that mark search, tag and paging URLs "
-            "(``url_pattern``, e.g. ``?s=``, ``?q=``, ``?paged=``).",
+            "(``url_pattern``, e.g. ``?s=``, ``?q=``, ``?paged=``), matched case-sensitively.",
             "list",
         ),
     )
