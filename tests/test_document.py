@@ -104,6 +104,35 @@ def test_unclosed_title_does_not_swallow_the_page() -> None:
     assert "Real article text" in doc.text()
 
 
+_STORY = "<p>" + "Story text a reader sees on the page. " * 20 + "</p>"
+
+
+def test_a_self_closing_html_tag_does_not_empty_the_page() -> None:
+    doc = load_document(f'<html xmlns="x" /><head><title>t</title></head><body>{_STORY}</body>')
+    assert "Story text" in doc.text()
+
+
+def test_what_follows_the_end_of_the_body_or_document_is_in_the_body() -> None:
+    for html in (
+        f"<html><body><p>Masthead</p></body></html>{_STORY}",  # after </html>
+        f"<html><body><p>Masthead</p></body>{_STORY}</html>",  # after </body>
+        f'<text id="u"></body>{_STORY}',  # a stray </body> above the text
+        f"<html><head></head><body/>{_STORY}</html>",  # a self-closing body
+    ):
+        doc = load_document(html)
+        assert "Story text" in doc.text(), html
+        assert doc.body.getparent() is doc.root and doc.root.index(doc.body) == len(doc.root) - 1
+
+
+def test_an_unknown_element_in_the_head_starts_the_body() -> None:
+    for rest in (f"<mbox>{_STORY}</mbox></head>", f"<mbox>{_STORY}</mbox></head><body><p>x</p>"):
+        doc = load_document(f"<html><head><title>t</title><meta name='a' content='b'>{rest}")
+        assert "Story text" in doc.text()
+        assert doc.head.title == "t" and doc.head.meta == {"a": "b"}
+    doc = load_document(f"<html><head><mbox>{_STORY}</mbox></head><body><p>Later.</p></body>")
+    assert doc.text().index("Story text") < doc.text().index("Later.")
+
+
 def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
     doc = load_document(
         "<html><body><div>"

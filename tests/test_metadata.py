@@ -43,6 +43,19 @@ def test_title_part_the_page_shows_beats_a_longer_one_it_does_not() -> None:
     assert _meta(html).title == "A long story title"
 
 
+def test_a_headline_the_page_breaks_over_lines_is_shown_beside_the_sites_name() -> None:
+    # gne-tests: the <title> has an ideographic space the page does not; the site's name
+    # sits in the footer, and must not be taken for the part the page shows
+    html = (
+        "<html><head><title>关于调整2007\u3000年末国债余额限额的决议"
+        "__国务院公报_中国政府网</title></head><body>"
+        '<div class="title">关于调整<br>2007年末国债余额限额的决议</div>'
+        '<p>会议同意国务院提出的议案。</p><div class="footer">中国政府网</div>'
+        "</body></html>"
+    )
+    assert _meta(html).title == "关于调整2007 年末国债余额限额的决议"
+
+
 def test_byline_and_url_date() -> None:
     html = "<html><body><h1>Headline</h1><p class='byline'>By Max Mustermann</p></body></html>"
     meta = _meta(html, "https://site.example/2019/07/08/some-story.html")

@@ -38,13 +38,21 @@ def _clean_title(
     parts = [p.strip() for p in _TITLE_SEPARATORS.split(whole)]
     candidates = [p for p in parts if p and p.lower() not in site_names]
     if body_text:
+        # compared without whitespace: a headline broken over lines or set with an
+        # ideographic space ("2007\u3000年末" in a Chinese <title>, "2007年末" on the page)
+        # is still shown, and a site name in the footer must not win over it
+        squeezed = "".join(body_text.split())
         ends = [whole[: m.start()].strip() for m in cuts]
         ends += [whole[m.end() :].strip() for m in cuts]
-        shown = [e for e in ends if e and e.lower() not in site_names and e in body_text]
-        shown = shown or [p for p in candidates if p in body_text]
+        shown = [e for e in ends if e and e.lower() not in site_names and _shown(e, squeezed)]
+        shown = shown or [p for p in candidates if _shown(p, squeezed)]
         if shown:
             return max(shown, key=len)
     return max(candidates, key=len) if candidates else whole
+
+
+def _shown(text: str, squeezed_body: str) -> bool:
+    return "".join(text.split()) in squeezed_body
 
 
 def _headings(doc: Document, h1s: list[tuple[int, str]]) -> list[str]:
