@@ -293,11 +293,19 @@ def test_a_short_story_keeps_its_last_paragraph_when_the_first_holds_most_text()
         "for this season. The dredging is expected to start in April and to last six weeks, "
         "during which the channel will be closed to larger boats at low tide."
     )
-    page = (
-        "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article>"
-        f"<h1>Council agrees budget</h1><p>{first}</p><p>{last}</p></article></body></html>"
-    )
-    text = BlockSvmMethod().extract(load_document(page, "https://news.example/a")).text
+    story = f"<h1>Council agrees budget</h1><p>{first}</p><p>{last}</p>"
+    nav = "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+    footer = "<footer><p>Harbour News, 12 Quay Street.</p><a href='/about'>About</a></footer>"
+    page = f"<html><body>{nav}<article>{story}</article>{footer}</body></html>"
+    for method in (BlockSvmMethod(), BlockEnsembleMethod()):
+        text = method.extract(load_document(page, "https://news.example/a")).text
+        assert first in text and last in text, method.name
+    # With no footer at all the story's last paragraph is the page's last block, where the
+    # training pages have their footers: the SVM alone puts it at the edge of its threshold,
+    # on either side depending on the training sample (margins -0.01 to 0.34 in four
+    # trainings of 2026-11-24), while the default method keeps it (0.53 to 0.90).
+    bare = f"<html><body>{nav}<article>{story}</article></body></html>"
+    text = BlockEnsembleMethod().extract(load_document(bare, "https://news.example/a")).text
     assert first in text and last in text
 
 
