@@ -600,7 +600,7 @@ def load_document(
     # something after it); libxml2 would drop it. 0.09 ms per page.
     text = _HTML_END_TAG.sub("", text)
     root, flattened = _parse(text)
-    if root is not None and not len(root) and _SELF_CLOSED_HTML.search(text, 0, 4096):
+    if root is not None and not len(root) and _SELF_CLOSED_HTML.search(text):
         # <html ... />: libxml2 parses an empty document (a pr-inside.com story)
         root, flattened = _parse(_SELF_CLOSED_HTML.sub(r"\1>", text, count=1))
     if flattened:
