@@ -485,7 +485,7 @@ _OPEN_TITLE = re.compile(r"<title\b[^>]*>", re.I)
 #: the document's end tag: libxml2 drops everything after it, browsers show it in the body
 _HTML_END_TAG = re.compile(r"</html\s*>", re.I)
 #: a self-closing ``<html ... />``, which libxml2 reads as an empty document
-_SELF_CLOSED_HTML = re.compile(r"(<html\b[^<>]*?)\s*/>", re.I)
+_SELF_CLOSED_HTML = re.compile(r"(<html\b[^<>]*)/>", re.I)  # greedy: linear on long runs
 #: what may stand in ``<head>``; libxml2 leaves any other unknown element there, where a
 #: browser ends the head and starts the body (see :func:`_repair_body`)
 _HEAD_TAGS = frozenset(

@@ -135,6 +135,12 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
         b"<html><head><title>Plan approved" + _PARA.encode() * 300 + b"</body></html>"
     ),
     "comment-only": lambda: b"<!-- " + b"nothing but a comment " * 1000 + b"-->",
+    # a self-closing <html/> parses empty and is repaired; blanks inside it made the first
+    # repair pattern quadratic (1.2 s for 40,000 blanks)
+    "self-closing-html-of-blanks": lambda: (
+        b"<html a" + b" " * 1_000_000 + b"/><body>" + _PARA.encode() + b"</body>"
+    ),
+    "many-document-end-tags": lambda: (_PARA.encode() + b"</body></html>\n") * 50_000,
     "doctype-only": lambda: b"<!DOCTYPE html>",
     "no-html-element": lambda: _PARA.encode() * 20,
     "invalid-json-ld": lambda: _ARTICLE.replace(
