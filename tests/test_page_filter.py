@@ -271,6 +271,21 @@ def test_default_classifier_uses_the_model() -> None:
     assert tags.reason == "url_pattern"
 
 
+def test_a_declared_article_overrules_the_model_but_not_the_rules() -> None:
+    classifier = default_page_classifier()
+    url = "https://news.example.com/news/"
+    assert classifier.classify(load_document(_list_html(), url)).reason == "model"
+    stamp = '<meta property="article:published_time" content="2024-05-17T09:00:00Z">'
+    declared = _list_html().replace("<head>", f"<head>{stamp}")
+    verdict = classifier.classify(load_document(declared, url))
+    assert not verdict.is_noise and verdict.reason == "declared_article"
+    assert verdict.score >= 0.5  # the model's probability is kept for reports
+    verdict = classifier.classify(load_document(declared, "https://news.example.com/tags/x/"))
+    assert verdict.is_noise and verdict.reason == "url_pattern"
+    empty = _list_html().replace("<head>", '<head><meta property="article:published_time">')
+    assert classifier.classify(load_document(empty, url)).is_noise
+
+
 def test_a_page_without_url_is_scored_as_a_typical_url() -> None:
     svm = PageSvm()
     meta = svm.model.metadata["missing_url"]

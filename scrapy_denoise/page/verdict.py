@@ -17,6 +17,8 @@ REASONS: dict[str, str] = {
     "changing_content": "main content changed on every visit",
     "navigation_page": "page without date or author, linked from navigation only",
     "model": "the page SVM's noise probability",
+    "declared_article": "the page SVM's noise verdict overruled: the page declares an article "
+    "with a publication time (article:published_time)",
     "article": "no rule fired and no page SVM is configured",
 }
 

@@ -821,6 +821,11 @@ def describe_verdict(verdict: PageVerdict) -> str:
         return "article (no rule fired, no page model)"
     if verdict.reason == "model":
         return f"{kind} (page model, noise probability {verdict.score:.2f})"
+    if verdict.reason == "declared_article":
+        return (
+            f"article (declared with a publication time; the page model's noise "
+            f"probability {verdict.score:.2f} overruled)"
+        )
     return f"{kind} (rule {verdict.reason})"
 
 
