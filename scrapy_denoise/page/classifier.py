@@ -19,15 +19,13 @@ def declares_article(doc: Document) -> bool:
     """Does the page declare itself an article with a publication time (Open Graph's
     ``article:published_time``)?
 
-    The page SVM judges layout, and a news article under heavy link templates (Daily Mail,
-    with its columns of other stories) looks like a list page to it: it dropped 30 of the
-    labelled articles. Publishing platforms write this tag on posts, not on their lists
-    (WordPress/Yoast, Hugo, Jekyll, Ghost), so it overrules the SVM's noise verdict, not
-    the rules'. Of the labelled pages the shipped SVM marked noise (30 articles, 102 noise
-    pages), 6 articles and 1 noise page (a wcxb service page) carry it; on development
-    pages, 3 articles and that page (2026-11-24).
-    Open Graph's ``og:type`` alone says nothing here: 26 noise pages the SVM caught are
-    ``article`` by it too.
+    The page SVM judges layout, and a news article under columns of links to other stories
+    (Daily Mail) looks like a list page to it. Publishing platforms write this tag on posts
+    rather than on their lists, so it overrules the SVM's noise verdict, not the rules'. Of
+    the labelled pages the shipped SVM marked noise (30 articles, 102 noise pages), 6
+    articles and 1 noise page (a wcxb service page) carry it; on development pages, 3
+    articles and that page (2026-11-24). Open Graph's ``og:type`` alone says nothing here:
+    26 of those noise pages are ``article`` by it too.
     """
     value = doc.head.meta.get("article:published_time")
     return bool(value and value.strip())
