@@ -513,15 +513,21 @@ def _repair_body(root: etree._Element) -> None:
     for k, el in enumerate(strays):
         body.insert(k, el)  # moves it, with its tail
     after = list(itertools.islice(root, root.index(body) + 1, None))
-    if after or (body.tail or "").strip():
-        if body.tail and body.tail.strip():
-            last = body[-1] if len(body) else None
-            if last is None:
-                body.text = (body.text or "") + body.tail
-            else:
-                last.tail = (last.tail or "") + body.tail
-        body.tail = None
-        body.extend(after)  # moves them, with their tails
+    if not after and not (body.tail or "").strip():
+        return
+    if body.tail and body.tail.strip():
+        _add_text_after(body[-1] if len(body) else None, body, body.tail)
+    body.tail = None
+    body.extend(after)  # moves them, with their tails
+
+
+def _add_text_after(prev: etree._Element | None, parent: etree._Element, text: str) -> None:
+    """Add ``text`` inside ``parent`` right after its child ``prev`` (at its start when
+    ``prev`` is None): where a removed or moved node's text must stay."""
+    if prev is not None:
+        prev.tail = (prev.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
 
 
 def _swallowed_by_title(root: etree._Element) -> bool:
@@ -729,13 +735,8 @@ def _drop_hidden(root: etree._Element, elements: list[etree._Element]) -> None:
         parent = el.getparent()
         if parent is None:
             continue  # inside an element removed earlier in this loop
-        tail = el.tail
-        if tail:
-            prev = el.getprevious()
-            if prev is not None:
-                prev.tail = (prev.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
+        if el.tail:
+            _add_text_after(el.getprevious(), parent, el.tail)
         parent.remove(el)
 
 

@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..document import load_document
-from ..page.classifier import declares_article
+from ..page.classifier import declares_article, model_verdict
 from ..page.features import FEATURE_NAMES, PageFeatures, page_features
 from ..page.model import PageSvm
 from ..page.rules import PageRules, apply_rules
@@ -179,64 +179,49 @@ def _gne_group(page_id: str) -> str:
     return "gne:" + (parts[1] if len(parts) > 1 else page_id)
 
 
+def _labelled(
+    source: str, page_id: str, group: str, page_type: str, holdout: bool, html: bytes, url: str
+) -> LabelledPage:
+    """The page loaded as the crawl loads it, with what the filter reads of it."""
+    doc = load_document(html, url)
+    return LabelledPage(
+        source,
+        page_id,
+        group,
+        page_type,
+        url,
+        holdout,
+        page_features(doc).vector(),
+        declares_article(doc),
+    )
+
+
 def _extract(data_dir: Path, progress: Progress) -> list[LabelledPage]:
     from ..evaluation.datasets import holdout, iter_pages, iter_site_pages
 
     pages: list[LabelledPage] = []
     for site in _SITES:
         for sp in iter_site_pages(data_dir / "sites" / f"{site}.zip"):
-            url = _site_url(sp.path)
-            doc = load_document(sp.html, url)
+            page_type = sp.noise_type or sp.kind
             pages.append(
-                LabelledPage(
-                    site,
-                    sp.path,
-                    site,
-                    sp.noise_type or sp.kind,
-                    url,
-                    False,
-                    page_features(doc).vector(),
-                    declares_article(doc),
-                )
+                _labelled(site, sp.path, site, page_type, False, sp.html, _site_url(sp.path))
             )
         progress(f"features: {site} done ({len(pages)} pages)")
     for name in _EXTRACTION:
         for page in iter_pages(data_dir / "extraction" / f"{name}.zip"):
             url = page.url or ""
-            doc = load_document(page.html, url)
             domain = page.extra.get("domain") or urlsplit(url).hostname or page.id
             group = _gne_group(page.id) if name == "gne-tests" else f"{name}:{domain}"
-            pages.append(
-                LabelledPage(
-                    name,
-                    page.id,
-                    group,
-                    str(page.extra.get("page_type") or "article"),
-                    url,
-                    holdout(page.id, page.dataset),
-                    page_features(doc).vector(),
-                    declares_article(doc),
-                )
-            )
+            page_type = str(page.extra.get("page_type") or "article")
+            held = holdout(page.id, page.dataset)
+            pages.append(_labelled(name, page.id, group, page_type, held, page.html, url))
         progress(f"features: {name} done ({len(pages)} pages)")
     for name in _ARTICLE_DATASETS:
         for page in iter_pages(data_dir / "extraction" / f"{name}.zip", split="holdout"):
-            if not (page.text or "").strip():
-                continue
-            url = page.url or ""
-            doc = load_document(page.html, url)
-            pages.append(
-                LabelledPage(
-                    name,
-                    page.id,
-                    name,
-                    "article",
-                    url,
-                    True,
-                    page_features(doc).vector(),
-                    declares_article(doc),
+            if (page.text or "").strip():
+                pages.append(
+                    _labelled(name, page.id, name, "article", True, page.html, page.url or "")
                 )
-            )
         progress(f"features: {name} held-out articles done ({len(pages)} pages)")
     return pages
 
@@ -561,7 +546,7 @@ def _score(pages: Sequence[LabelledPage], svm: PageSvm, rules: PageRules) -> lis
     for page, prob in zip(pages, probs, strict=True):
         features = PageFeatures(*page.features)  # type: ignore[arg-type]
         verdict = apply_rules(features, page.url, rules, pattern=pattern)
-        svm_noise = bool(prob >= 0.5) and not page.declares_article
+        svm_noise = model_verdict(float(prob), page.declares_article).is_noise
         out.append(_Scored(page, verdict.reason if verdict else None, svm_noise))
     return out
 

@@ -12,7 +12,7 @@ from .links import LinkCount
 from .rules import PageHistory, PageRules, apply_rules
 from .verdict import PageVerdict
 
-__all__ = ["PageClassifier", "PageModel", "declares_article"]
+__all__ = ["PageClassifier", "PageModel", "declares_article", "model_verdict"]
 
 
 def declares_article(doc: Document) -> bool:
@@ -29,6 +29,15 @@ def declares_article(doc: Document) -> bool:
     """
     value = doc.head.meta.get("article:published_time")
     return bool(value and value.strip())
+
+
+def model_verdict(score: float, declared_article: bool) -> PageVerdict:
+    """The page SVM's verdict from its noise probability: noise from one half on, unless the
+    page declares an article (:func:`declares_article`). One function for the crawl and
+    the held-out report (``models.train_pages``), which scores cached features."""
+    if score >= 0.5 and declared_article:
+        return PageVerdict(False, score, "declared_article")
+    return PageVerdict(score >= 0.5, score, "model")
 
 
 class PageModel(Protocol):
@@ -65,10 +74,7 @@ class PageClassifier:
                 verdict = PageVerdict(False, 0.0, "article")
             else:
                 score = self.model.noise_probability(features)
-                if score >= 0.5 and declares_article(doc):
-                    verdict = PageVerdict(False, score, "declared_article")
-                else:
-                    verdict = PageVerdict(score >= 0.5, score, "model")
+                verdict = model_verdict(score, declares_article(doc))
         if verdict.is_noise or links is None or self._navigation_min is None:
             return verdict
         if not links.content and links.navigation >= self._navigation_min:
