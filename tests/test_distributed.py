@@ -441,7 +441,11 @@ def test_three_workers_crawl_like_one(
     assert ref.rc == _extractions(ref_stats)
     _check_consistent(snap)
     _compare("distributed", snap, ref, _short_drops(ref_stats, *run.stats.values()))
-    assert all(n > 0 for n in run.popped.values()), "a worker took no request"
+    # The crawl was shared. Not "every worker took a request": each worker pops as many
+    # requests as its concurrency allows, so on a loaded machine two workers can keep
+    # flink-blog's small frontier empty at every look of a third that started late (CI
+    # once saw {'worker-1': 0, 'worker-2': 196, 'worker-3': 235} with the same result).
+    assert sum(n > 0 for n in run.popped.values()) >= 2, f"one worker did it all: {run.popped}"
     # each article page learned exactly once, by whichever worker extracted it
     assert snap.rc == _extractions(*run.stats.values()) == ref.rc
     assert sum(s.get("denoise/store/inserted", 0) for s in run.stats.values()) == len(snap.articles)
