@@ -21,6 +21,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check scrapy_denoise tests example_project
+	$(BIN)/ruff format --check scrapy_denoise tests example_project
 	$(BIN)/mypy scrapy_denoise
 
 # Every table of BENCHMARKS.md, each by the command written above it (about an hour on two

@@ -455,6 +455,8 @@ def _aside_texts(page: str) -> set[str]:
         "<div id='lml-data-consent'>",
         "<div class='cookieNotice'>",
         "<section class='gdpr-banner'>",
+        "<div class='mol-ads-cmp--modal'>",
+        "<div id='newsletterPopup'>",
     ],
 )
 def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:

@@ -460,7 +460,9 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
     comment words, dragnet F1 +1.2 points; the list words on top, utomo-big9-chaos (never
     trained on) +0.34, the other datasets within +0.03; the elements on top (the features know a
     block's own tag, not its ancestors'), utomo +0.2, wcxb +0.2, the others within ±0.04; the
-    consent words on top, wcxb +0.15, google-trends +0.2, the others unchanged; image captions
+    consent words on top, wcxb +0.15, google-trends +0.2, the others unchanged; ``modal`` and
+    ``popup`` on top, google-trends +0.16, wcxb +0.07, utomo +0.03, the others unchanged
+    (``dialog`` and ``overlay`` as well: nothing more, wcxb -0.01); image captions
     on top (``figcaption`` elements and the ``caption`` class word), utomo +0.72, google-trends
     +0.39, wcxb +0.06, l3s-gn1 -0.08, the others within ±0.03 (whole ``figure`` elements
     instead: wcxb -0.1; the class words ``byline``, ``bio`` and ``author`` as well: within

@@ -140,8 +140,10 @@ _CLASS_WORDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
 _N_CLASS = len(_CLASS_WORDS)
 #: Class/id words of containers whose text is not the article however much it reads like
 #: one: lists of other articles ("related", "most-popular", "recommended", "you may also
-#: like") and cookie or data-consent notices (GDPR dialogs are paragraphs of well-punctuated
-#: prose about analytics and ads, which the classifiers kept on a google-trends page). Not a
+#: like"), cookie or data-consent notices (GDPR dialogs are paragraphs of well-punctuated
+#: prose about analytics and ads, which the classifiers kept on a google-trends page) and
+#: the modal dialogs and pop-ups such notices, sign-in and newsletter prompts open in
+#: (``modal``, ``modal-dialog``, the Daily Mail's ``mol-ads-cmp--modal``). Not a
 #: feature but the mark of :attr:`Blocks.aside`. Narrower than the
 #: ``related`` feature group, whose "more", "next" and "prev" also name read-more
 #: continuations of the article body and framework roots (Next.js's ``__next``): a rule
@@ -154,6 +156,7 @@ _ASIDE_WORDS = (
     (
         *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
         *("consent", "cookie", "gdpr"),
+        *("modal", "popup"),
     ),
 )
 #: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
