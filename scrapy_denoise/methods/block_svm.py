@@ -312,8 +312,8 @@ class BlockEnsembleMethod(BlockSvmMethod):
     google-trends: the shipped SVM alone 0.790, trees of the same recipe alone 0.775 in the
     experiment that chose them, the average 0.806). The average keeps most of both
     (held-out pages, BENCHMARKS.md, today's models and rules: mean F1 0.892 against the
-    SVM's 0.881, ahead of trafilatura on five of six datasets against four, and on
-    google-trends 0.808 against 0.802; 0.869 and 0.884 when the average was chosen). A block is
+    SVM's 0.883, ahead of trafilatura on five of six datasets against four, and on
+    google-trends 0.813 against 0.810; 0.869 and 0.884 when the average was chosen). A block is
     kept when the averaged probability exceeds one half; the SVM margin counts as the
     probability ``1 / (1 + exp(-2 (margin - threshold)))`` around the threshold stored with
     it, the trees' log-odds as the logistic of them. The score of a block is the log-odds of
