@@ -18,6 +18,9 @@ from scrapy_denoise.methods.copyright import is_copyright_line
         "XML Sitemap / Site Terms of Service / Powered by MediaTemple. All rights reserved.",
         "版权所有 © 新闻网",
         "© Verlag GmbH – Alle Rechte vorbehalten",
+        # a publisher's whole legal footer after the sign, longer than MAX_CHARS
+        "©News Group Newspapers Limited in England No. 679215 Registered office: 1 London "
+        "Bridge Street, London, SE1 9GF. " + "The Sun is a registered trademark. " * 12,
     ],
 )
 def test_notices_are_copyright_lines(line: str) -> None:
@@ -32,6 +35,10 @@ def test_notices_are_copyright_lines(line: str) -> None:
         "Storm hits the coast; thousands of homes were left without power.",
         # a long paragraph that quotes a notice is prose
         "He read the small print aloud: all rights reserved. " + "Then he laughed. " * 30,
+        # the word opens prose (a book listing) where the sign does not
+        "Copyright 1962, second edition, hard cover binding, ex-library book. " * 7,
+        # past the sign's limit, a line is prose again
+        "© " + "A long paragraph that happens to open with the sign. " * 20,
     ],
 )
 def test_prose_is_not(line: str) -> None:

@@ -17,16 +17,27 @@ pages afterwards (150 per dataset): cleaneval +0.0009, dragnet +0.0003, utomo +0
 wcxb and google-trends +0.0000, l3s-gn1 -0.0027 (its labels again). So the F1 effect is
 nil on average; the rule is here because the product promises text without copyright
 lines, and the datasets disagree about whether they are content.
+
+A line that starts with the sign ``©`` itself may run to :data:`MAX_SIGN_CHARS`: publishers
+put their whole legal footer after it ("©News Group Newspapers Limited in England No. 679215
+Registered office: ... regulated by the Independent Press Standards Organisation", 636
+characters, kept on a google-trends page). Prose does not open with the sign, while it does
+open with the word ("Copyright 1962, second edition, hard cover binding" opens three of
+cleaneval's true lines past 400 characters), so the word keeps the shorter limit. On the
+default chain's development output the longer limit matched two more lines, both noise
+(google-trends dev F1 0.7991 -> 0.7999, the other five datasets unchanged).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_CHARS", "is_copyright_line"]
+__all__ = ["MAX_CHARS", "MAX_SIGN_CHARS", "is_copyright_line"]
 
 #: longer lines are prose that mentions copyright, not a notice
 MAX_CHARS = 400
+#: ... except after a leading ``©``, where a publisher's whole legal footer follows
+MAX_SIGN_CHARS = 1000
 
 #: a notice at the start of the line ...
 _NOTICE_START = re.compile(r"\s*(?:©|\(c\)\s*\d|copyright\s*(?:©|\(c\))?\s*\d{4})", re.IGNORECASE)
@@ -54,7 +65,7 @@ def is_copyright_line(line: str) -> bool:
     the regex cost.
     """
     if len(line) > MAX_CHARS:
-        return False
+        return len(line) <= MAX_SIGN_CHARS and line.lstrip().startswith("©")
     if line.isascii():
         low = line.lower()
         if any(phrase in low for phrase in _ASCII_PHRASES):
