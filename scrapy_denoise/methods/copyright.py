@@ -25,7 +25,8 @@ characters, kept on a google-trends page). Prose does not open with the sign, wh
 open with the word ("Copyright 1962, second edition, hard cover binding" opens three of
 cleaneval's true lines past 400 characters), so the word keeps the shorter limit. On the
 default chain's development output the longer limit matched two more lines, both noise
-(google-trends dev F1 0.7991 -> 0.7999, the other five datasets unchanged).
+(google-trends dev F1 0.7991 -> 0.7999, the other five datasets unchanged); on held-out
+pages it changed no dataset's F1 in the fourth decimal.
 """
 
 from __future__ import annotations
