@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from lxml import html as lxml_html
 
 from scrapy_denoise.evaluation.datasets import iter_site_pages
 from scrapy_denoise.evaluation.site_learning import (
@@ -175,11 +176,45 @@ def test_recrawl_output_has_no_boilerplate(site_zip: Path) -> None:
 def test_benchmark_markdown(site_zip: Path) -> None:
     configs = (CONFIGS[0], CONFIGS[1])
     text = site_learning_benchmark(
-        ("garden",), configs=configs, zips={"garden": site_zip}, method="correlativity"
+        ("garden",),
+        configs=configs,
+        zips={"garden": site_zip},
+        method="correlativity",
+        with_peers=False,
     )
     assert text.startswith("| site | configuration |")
     assert "| garden | single-page (no learning) |" in text
     assert "| garden | 1st crawl: templates + lines |" in text
+    assert "(single page) |" not in text
+
+
+def test_peer_rows_score_other_extractors_on_the_same_article_pages(site_zip: Path) -> None:
+    """A peer that returns the whole page's text scores full recall and poor precision;
+    one that returns nothing scores zero recall. Both see decoded text and the page URL."""
+    seen: list[tuple[str, str | None]] = []
+
+    def everything(html: str, url: str | None = None) -> str:
+        seen.append((html, url))
+        return " ".join(lxml_html.fromstring(html).text_content().split())
+
+    def nothing(html: str, url: str | None = None) -> str:
+        return ""
+
+    rows = site_learning_rows(
+        ("garden",),
+        configs=(CONFIGS[0],),
+        zips={"garden": site_zip},
+        others={"everything": everything, "nothing": nothing},
+    )
+    labels = [row.config.label for row in rows]
+    assert labels == [CONFIGS[0].label, "everything (single page)", "nothing (single page)"]
+    ours, whole, empty = rows
+    assert len(seen) == ARTICLES == whole.shingle.pages == ours.shingle.pages
+    assert all(isinstance(html, str) and url and url.startswith("http") for html, url in seen)
+    assert whole.shingle.recall is not None and whole.shingle.recall > 0.99
+    assert whole.shingle.precision is not None and ours.shingle.precision is not None
+    assert whole.shingle.precision < ours.shingle.precision
+    assert empty.shingle.recall == 0.0
 
 
 def test_bench_sites_command_scores_a_zip_and_writes_its_section(

@@ -15,7 +15,10 @@ article pages against their ground truth, under these configurations:
   survives a restart;
 * the same two modes with only templates, only line statistics, and learning from every
   page (``skip_noise_pages=False``: list, tag and archive pages repeat article text, which
-  then becomes "common noise" and is cut from the articles).
+  then becomes "common noise" and is cut from the articles);
+* ``peer`` rows: trafilatura and readability-lxml on the same article pages (same decoded
+  ``str`` as the extraction table gives them), when installed: the whole-site rows are
+  only worth the learning they do if they stand against what a user would run instead.
 
 Pages get URL ``http://127.0.0.1:8000`` + path so every page of a site has one site key.
 Columns ``templates`` and ``noise lines`` are read back from the store after the run:
@@ -25,6 +28,7 @@ templates learned for the site, and counted lines currently above the keep limit
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tempfile
 import time
@@ -34,10 +38,13 @@ from pathlib import Path
 from typing import Literal
 
 from ..denoiser import Denoiser
+from ..encoding import decode
 from ..methods.linestats import keep_limit
 from ..options import DenoiseOptions
 from .datasets import SitePage, iter_site_pages, site_zip
 from .metrics import Aggregate, LcsAggregate, lcs_prf, page_counts
+from .peers import MissingPeerError, peers
+from .runner import Extractor
 
 __all__ = [
     "CONFIGS",
@@ -46,6 +53,7 @@ __all__ = [
     "SiteConfig",
     "SiteRow",
     "format_site_table",
+    "run_peer",
     "run_site",
     "site_learning_benchmark",
     "site_learning_rows",
@@ -57,7 +65,7 @@ DEFAULT_SITES: tuple[str, ...] = ("zjuvai-blog", "flink-blog")
 #: every page of a benchmark site lives under this origin, so the site key never changes
 SITE_ORIGIN = "http://127.0.0.1:8000"
 
-Mode = Literal["single", "first", "recrawl"]
+Mode = Literal["single", "first", "recrawl", "peer"]
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -185,6 +193,17 @@ def run_site(
     return row
 
 
+def run_peer(site: str, pages: Sequence[SitePage], name: str, extractor: Extractor) -> SiteRow:
+    """Score another extractor on the article pages of ``pages``, one page at a time."""
+    row = SiteRow(site, SiteConfig(f"{name} (single page)", "peer", False, False))
+    started = time.perf_counter()
+    for page in pages:
+        if page.kind == "article":
+            _score(row, page, extractor(decode(page.html).text, _url(page)) or "")
+    row.seconds = time.perf_counter() - started
+    return row
+
+
 def _is_chinese(pages: Iterable[SitePage]) -> bool:
     """Most truth characters are Han: report character LCS, the usual Chinese metric."""
     han = total = 0
@@ -264,6 +283,8 @@ tag and archive pages, which repeat article titles and teasers, are learned from
 P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
 Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
 the line statistics keep limit. Numbers in the notes are differences to single-page.
+*(single page)* rows are the peers of the extraction table on the same article pages
+(`pip install scrapy-denoise[compare]`; left out when they are not installed).
 `demo-daily` (when listed) is the synthetic site of `make demo` (in-article ads, share
 bars, bylines and comments in three layouts, English and Chinese), packed with
 `cd example_project && python -m demosite.generate /tmp/demo-site --zip /tmp/demo-daily.zip`;
@@ -277,8 +298,10 @@ def site_learning_rows(
     configs: Sequence[SiteConfig] = CONFIGS,
     zips: dict[str, Path] | None = None,
     progress: Callable[[str], None] | None = None,
+    others: Mapping[str, Extractor] | None = None,
 ) -> list[SiteRow]:
-    """Run every configuration on every site (pages in path order); one row each.
+    """Run every configuration on every site (pages in path order); one row each, then one
+    per extractor of ``others`` (name -> extractor).
 
     ``zips`` maps a site name to its zip (default: ``shared/data/sites/NAME.zip``), which is
     how tests run the benchmark on a synthetic site.
@@ -286,11 +309,13 @@ def site_learning_rows(
     rows: list[SiteRow] = []
     for site in sites:
         pages = _site_pages(site, zips)
-        for config in configs:
-            row = run_site(site, pages, config, method)
-            rows.append(row)
+        site_rows = [run_site(site, pages, config, method) for config in configs]
+        site_rows += [run_peer(site, pages, name, f) for name, f in (others or {}).items()]
+        for row in site_rows:
             if progress is not None:
-                progress(f"{site}: {config.label}: F1 {_fmt(row.shingle.f1)} ({row.seconds:.0f} s)")
+                label = f"{site}: {row.config.label}"
+                progress(f"{label}: F1 {_fmt(row.shingle.f1)} ({row.seconds:.0f} s)")
+        rows += site_rows
     return rows
 
 
@@ -306,9 +331,16 @@ def site_learning_benchmark(
     configs: Sequence[SiteConfig] = CONFIGS,
     zips: dict[str, Path] | None = None,
     progress: Callable[[str], None] | None = None,
+    with_peers: bool = True,
 ) -> str:
     """The Markdown section body: the table, generated notes and how to read them."""
-    rows = site_learning_rows(sites, method, configs=configs, zips=zips, progress=progress)
+    others: dict[str, Extractor] = {}
+    if with_peers:
+        with contextlib.suppress(MissingPeerError):
+            others = peers()
+    rows = site_learning_rows(
+        sites, method, configs=configs, zips=zips, progress=progress, others=others
+    )
     pages_by_site = {site: _site_pages(site, zips) for site in sites}
     chinese = [site for site, pages in pages_by_site.items() if _is_chinese(pages)]
     return (
