@@ -18,6 +18,10 @@ from scrapy_denoise.methods.copyright import is_copyright_line
         "XML Sitemap / Site Terms of Service / Powered by MediaTemple. All rights reserved.",
         "版权所有 © 新闻网",
         "© Verlag GmbH – Alle Rechte vorbehalten",
+        # Chinese reprint bans and disclaimers
+        "澎湃新闻报料：4009-20-4009 澎湃新闻，未经授权不得转载",
+        "转载请注明出处：快科技",
+        "免责声明：本文来自腾讯新闻客户端自媒体，不代表腾讯网的观点和立场。",
         # a publisher's whole legal footer after the sign, longer than MAX_CHARS
         "©News Group Newspapers Limited in England No. 679215 Registered office: 1 London "
         "Bridge Street, London, SE1 9GF. " + "The Sun is a registered trademark. " * 12,
@@ -35,6 +39,7 @@ def test_notices_are_copyright_lines(line: str) -> None:
         "Storm hits the coast; thousands of homes were left without power.",
         # a long paragraph that quotes a notice is prose
         "He read the small print aloud: all rights reserved. " + "Then he laughed. " * 30,
+        "法院认为，该网站转载文章前已经取得作者授权。",
         # the word opens prose (a book listing) where the sign does not
         "Copyright 1962, second edition, hard cover binding, ex-library book. " * 7,
         # past the sign's limit, a line is prose again

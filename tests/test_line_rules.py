@@ -27,6 +27,17 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "Resume your video",
         "Back to top",
         "Top of Page",
+        # Chinese news furniture: editors' credits, QR codes, print, home page, link lists
+        "责任编辑：张迪",
+        "（责任编辑：系统管理员）",
+        "[责任编辑：韩保林 PK155]",
+        "本文来源：新京报 责任编辑：杜硕_NB12556",
+        "作者：未知 责任编辑：棒棒不是糖",
+        "编辑 刘晓阳 校对 李铭",
+        "扫一扫在手机打开当前页面",
+        "打印 关闭",
+        "返回腾讯网首页>>",
+        "相关稿件",
     ],
 )
 def test_stock_phrases_are_stock_lines(line: str) -> None:
@@ -41,6 +52,10 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Share prices fell on Monday.",
         "Three of the 12 rescued miners were taken to hospital.",
         "The top of the page is where readers look first.",
+        "编辑部昨天表示，将在下月推出新版。",
+        "他担任责任编辑多年，参与了三本书的出版。",
+        "推荐的三个方案都被否决了。",
+        "相关部门正在调查此事。",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

@@ -27,6 +27,16 @@ shingle). "Embed" alone was in the list until that held-out count found 13 wcxb 
 in the truth, so that choice was made on held-out pages. Photo credits ("Reed Saxon/AP",
 "Photo: CBS News") were measured and left: at least a third of such lines are in the truth
 (ERIC's "Source: ..." citations, "FULL-TIME/PART-TIME STATUS").
+
+Chinese news pages end their stories with the same kind of furniture, in their own
+phrasing: the responsible editor's credit ("责任编辑：张迪", "（责任编辑：系统管理员）",
+"本文来源：新京报 责任编辑：杜硕_NB12556", "编辑 刘晓阳 校对 李铭"), "扫一扫在手机打开当前页",
+"打印 关闭", "返回腾讯网首页>>", "相关稿件", "您可能感兴趣的文章". The editor's name changes from
+story to story, so line statistics cannot learn the line. Measured (2026-11-24) on the
+default chain's output: on the 71 gne-tests pages (Chinese news, no truth) the rule matched
+30 lines, every one of them such furniture on reading; on zjuvai-blog's article pages it
+matched two lines, both in that site's truth ("相关文章：", "编辑：周芮、曾明"; F1 unchanged in
+the fourth decimal); on the six English datasets nothing.
 """
 
 from __future__ import annotations
@@ -65,11 +75,34 @@ _STOCK = re.compile(
 )
 
 
+#: Chinese stock lines are shorter still (a character is a word)
+_MAX_STOCK_CHARS_ZH = 80
+_ROLES_ZH = "(?:责任编辑|值班编辑|实习编辑|责编|编辑|校对|审校|审核|监制|主编)"
+_STOCK_ZH = re.compile(
+    r"(?:"
+    # credits, bracketed or not, after the source and the author when they share the line
+    r"[\[（(【]?\s*(?:(?:本文)?来源[：:]\s*\S{1,20}\s*|作者[：:]\s*\S{1,20}\s*)*"
+    rf"{_ROLES_ZH}[：:\s]\s*[^。，；！？]{{0,30}}?[\]）)】]?"
+    # page furniture: QR code, print and close, back to the home page, link lists
+    r"|扫一扫在手机(?:上)?打开(?:当前|本)页(?:面)?|打印(?:本页)?\s*关闭(?:窗口)?"
+    r"|返回.{1,8}首页\s*>*|相关(?:稿件|推荐|阅读|文章|新闻|链接|报道)[：:]?"
+    r"|您可能感兴趣的(?:文章|内容)|推荐\s*\d*|分享到[：:]?"
+    r")"
+)
+
+
 def is_stock_line(line: str) -> bool:
     """Is the whole of ``line`` (whitespace collapsed) a stock phrase?"""
     if len(line) > _MAX_STOCK_CHARS:
         return False
-    return _STOCK.fullmatch(" ".join(line.split())) is not None
+    collapsed = " ".join(line.split())
+    if _STOCK.fullmatch(collapsed) is not None:
+        return True
+    return (
+        not collapsed.isascii()
+        and len(collapsed) <= _MAX_STOCK_CHARS_ZH
+        and _STOCK_ZH.fullmatch(collapsed) is not None
+    )
 
 
 def line_rule(line: str) -> str | None:
