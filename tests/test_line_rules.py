@@ -38,6 +38,11 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "打印 关闭",
         "返回腾讯网首页>>",
         "相关稿件",
+        # Chinese publication lines: a date with publication labels, no sentence
+        "发布时间：2019-05-18 来源：中国地理学会",
+        "2019-09-26 12:11来源：证券时报网作者：李在山",
+        "发表于2014-08-24 21:30| 1164次阅读| 来源CSDN| 0 条评论| 作者魏星",
+        "发布于：2012-03-01 admin / 学术会议 / 报告 / 访问：",
     ],
 )
 def test_stock_phrases_are_stock_lines(line: str) -> None:
@@ -56,6 +61,9 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "他担任责任编辑多年，参与了三本书的出版。",
         "推荐的三个方案都被否决了。",
         "相关部门正在调查此事。",
+        # an event's time, which the story announces, and a dated sentence
+        "时间：2014 年 11 月 28 日上午 10 点 30 分",
+        "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

@@ -37,6 +37,18 @@ default chain's output: on the 71 gne-tests pages (Chinese news, no truth) the r
 30 lines, every one of them such furniture on reading; on zjuvai-blog's article pages it
 matched two lines, both in that site's truth ("相关文章：", "编辑：周芮、曾明"; F1 unchanged in
 the fourth decimal); on the six English datasets nothing.
+
+Their *publication lines* go too: a date or time with a post's metadata labels and no
+sentence ("发布时间：2019-05-18 来源：中国地理学会", "2019-09-26 12:11来源：证券时报网作者：李在山",
+"发表于2014-08-24 21:30| 1164次阅读| 来源CSDN"). The date, author and source are the article's
+fields, not its text. The labels are those of publication ("发布于", "来源", "作者", "浏览"
+...), not a bare "时间：", which also opens the time of an event a story announces (seven
+such lines are in zjuvai-blog's truth). On gne-tests output the rule matched 22 lines, all
+publication lines on reading; on zjuvai-blog it removed 176 ("发布于：2012-03-01 admin /
+新闻 / 访问："), none in the truth, single-page F1 0.976 -> 0.980, LCS F1 0.951 -> 0.956.
+That site was looked at while the rule was written, so its gain is not held-out evidence;
+gne-tests' twenty-odd sites are the evidence that the phrasing is general. English bylines
+and datelines stay: the English datasets' truth keeps them as often as not.
 """
 
 from __future__ import annotations
@@ -90,6 +102,20 @@ _STOCK_ZH = re.compile(
     r")"
 )
 
+_DATE_ZH = re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\d{1,2}:\d{2}")
+_PUBLICATION_LABELS_ZH = re.compile(
+    "发布时间|发布日期|发布于|发表于|更新时间|最后更新|来源|作者|浏览|阅读|点击|字号|栏目"
+)
+_SENTENCE_ZH = re.compile("[。！？；]")
+
+
+def _is_publication_line_zh(line: str) -> bool:
+    return (
+        _DATE_ZH.search(line) is not None
+        and _PUBLICATION_LABELS_ZH.search(line) is not None
+        and _SENTENCE_ZH.search(line) is None
+    )
+
 
 def is_stock_line(line: str) -> bool:
     """Is the whole of ``line`` (whitespace collapsed) a stock phrase?"""
@@ -98,11 +124,9 @@ def is_stock_line(line: str) -> bool:
     collapsed = " ".join(line.split())
     if _STOCK.fullmatch(collapsed) is not None:
         return True
-    return (
-        not collapsed.isascii()
-        and len(collapsed) <= _MAX_STOCK_CHARS_ZH
-        and _STOCK_ZH.fullmatch(collapsed) is not None
-    )
+    if collapsed.isascii() or len(collapsed) > _MAX_STOCK_CHARS_ZH:
+        return False
+    return _STOCK_ZH.fullmatch(collapsed) is not None or _is_publication_line_zh(collapsed)
 
 
 def line_rule(line: str) -> str | None:
