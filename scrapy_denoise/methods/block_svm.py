@@ -474,12 +474,12 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
     ``adsense``, ``adslot``; 2026-11-24): google-trends -0.35 points, l3s-gn1 +0.12, the
     others within ±0.06, mean -0.06; without ``sponsor`` the same; with the body's words
     left out as well (next), google-trends -0.10, wcxb -0.10, l3s-gn1 +0.12, mean -0.02.
-    The body's own class/id
-    words count too: 46 pages of the shared datasets have a page-state class such as
-    ``gdpr-nonconsent`` or ``comments-open`` on it, which makes every block an aside and so
-    drops none. Leaving the body's words out was measured (2026-11-24) and not kept:
-    wcxb -0.06 points (forum pages whose thread is the content), the others within ±0.01;
-    the aside words alone, without the comment words, within ±0.01 everywhere.
+    The body's own class/id words count too: 46 pages of the shared datasets have a
+    page-state class such as ``gdpr-nonconsent`` or ``comments-open`` on it, which makes
+    every block an aside and so drops none. Leaving the body's words out was measured
+    (2026-11-24) and not kept: wcxb -0.06 points (forum pages whose thread is the content),
+    the others within ±0.01; the aside words alone, without the comment words, within
+    ±0.01 everywhere.
     """
     if not rows:
         return rows
