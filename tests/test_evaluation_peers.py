@@ -10,6 +10,7 @@ import pytest
 from scrapy_denoise.evaluation.peers import (
     MissingPeerError,
     html_to_text,
+    installed_peers,
     readability_extractor,
     trafilatura_extractor,
 )
@@ -62,3 +63,11 @@ def test_missing_peer_names_the_extra_to_install(
     monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(MissingPeerError, match=r"pip install scrapy-denoise\[compare\]"):
         factory()
+
+
+def test_installed_peers_are_both_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Benchmark tables show the peers when the compare extra is there, and still print
+    without it."""
+    assert set(installed_peers()) == {"trafilatura", "readability"}
+    monkeypatch.setitem(sys.modules, "readability", None)
+    assert installed_peers() == {}

@@ -6,12 +6,11 @@ CPU-time ratios against trafilatura hold on any machine even though absolute spe
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .datasets import Split, extraction_zips
-from .peers import MissingPeerError, peers
+from .peers import installed_peers
 from .runner import Result, evaluate_dataset, format_table
 
 __all__ = ["ALL_METHODS", "extraction_benchmark", "method_extractor"]
@@ -54,8 +53,7 @@ def extraction_benchmark(
             continue
         extractors["scrapy-denoise" if method == "default" else method] = method_extractor(method)
     if with_peers:
-        with contextlib.suppress(MissingPeerError):
-            extractors.update(peers())
+        extractors.update(installed_peers())
     zips = extraction_zips(datasets)
     if not zips:
         raise FileNotFoundError("no extraction datasets: the shared data folder was not found")

@@ -23,6 +23,7 @@ __all__ = [
     "Extractor",
     "MissingPeerError",
     "html_to_text",
+    "installed_peers",
     "peers",
     "readability_extractor",
     "trafilatura_extractor",
@@ -123,3 +124,12 @@ def readability_extractor() -> Extractor:
 def peers() -> dict[str, Extractor]:
     """Both peers by the names tables use; raises MissingPeerError if either is absent."""
     return {"trafilatura": trafilatura_extractor(), "readability": readability_extractor()}
+
+
+def installed_peers() -> dict[str, Extractor]:
+    """:func:`peers`, or none without the ``compare`` extra: for tables that show the peers
+    when they can and are still worth printing without them."""
+    try:
+        return peers()
+    except MissingPeerError:
+        return {}

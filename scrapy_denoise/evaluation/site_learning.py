@@ -28,7 +28,6 @@ templates learned for the site, and counted lines currently above the keep limit
 
 from __future__ import annotations
 
-import contextlib
 import re
 import tempfile
 import time
@@ -43,7 +42,7 @@ from ..methods.linestats import keep_limit
 from ..options import DenoiseOptions
 from .datasets import SitePage, iter_site_pages, site_zip
 from .metrics import Aggregate, LcsAggregate, lcs_prf, page_counts
-from .peers import MissingPeerError, peers
+from .peers import installed_peers
 from .runner import Extractor
 
 __all__ = [
@@ -195,7 +194,9 @@ def run_site(
 
 def run_peer(site: str, pages: Sequence[SitePage], name: str, extractor: Extractor) -> SiteRow:
     """Score another extractor on the article pages of ``pages``, one page at a time."""
-    row = SiteRow(site, SiteConfig(f"{name} (single page)", "peer", False, False))
+    row = SiteRow(
+        site, SiteConfig(f"{name} (single page)", "peer", templates=False, line_stats=False)
+    )
     started = time.perf_counter()
     for page in pages:
         if page.kind == "article":
@@ -334,10 +335,7 @@ def site_learning_benchmark(
     with_peers: bool = True,
 ) -> str:
     """The Markdown section body: the table, generated notes and how to read them."""
-    others: dict[str, Extractor] = {}
-    if with_peers:
-        with contextlib.suppress(MissingPeerError):
-            others = peers()
+    others = installed_peers() if with_peers else {}
     rows = site_learning_rows(
         sites, method, configs=configs, zips=zips, progress=progress, others=others
     )
