@@ -267,6 +267,16 @@ def test_template_lines_take_a_run_for_a_unit_broken_by_br() -> None:
     assert template_lines(lines, units) == [False, True, True, False]
 
 
+def test_template_lines_take_each_run_once_from_lines_that_start_like_it() -> None:
+    # "Example" opens three lines; the first reads no run, the other two are the same
+    # footer twice, and a single unit takes only the first of them.
+    lines = ["Example of a story.", "Example Ltd", "1 Main Street", "Example Ltd", "1 Main Street"]
+    units = [_unit("p", "Example Ltd 1 Main Street")]
+    assert template_lines(lines, units) == [False, True, True, False, False]
+    twice = [*units, _unit("p", "Example Ltd 1 Main Street")]
+    assert template_lines(lines, twice) == [False, True, True, True, True]
+
+
 # -- index ----------------------------------------------------------------------------
 
 

@@ -685,13 +685,19 @@ def context_features(
         return out
     s = np.clip(np.asarray(scores, dtype=np.float64), -_MARGIN_CLIP, _MARGIN_CLIP)
     p = 1.0 / (1.0 + np.exp(-2.0 * s))
-    w = np.asarray([own_len[k] for k in text_units], dtype=np.float64)
+    rows = np.asarray(text_units, dtype=np.intp)
+    w = np.asarray(own_len, dtype=np.float64)[rows]
     units = len(parent_unit)
-    mass = [0.0] * units
-    weight = [0.0] * units
-    for r, k in enumerate(text_units):
-        mass[k] += float(w[r] * p[r])
-        weight[k] += float(w[r])
+    # Each unit's own mass and weight, then every subtree's, children before parents. A
+    # unit is a text unit at most once, so the scatter is a plain assignment; the subtree
+    # sums stay a loop over lists (sequential by nature, and list arithmetic beats numpy's
+    # per-element access by far at a few hundred units).
+    own_mass = np.zeros(units)
+    own_weight = np.zeros(units)
+    own_mass[rows] = w * p
+    own_weight[rows] = w
+    mass = own_mass.tolist()
+    weight = own_weight.tolist()
     for k in range(units - 1, 0, -1):
         q = parent_unit[k]
         mass[q] += mass[k]
@@ -703,17 +709,16 @@ def context_features(
     out[-1, 2] = -_MARGIN_CLIP
     out[:-1, 2] = s[1:]
     out[:, 3] = _window_sum(w * p, 3) / (_window_sum(w, 3) + 1.0)
-    ancestors = np.zeros((n, 4))
-    for r, k in enumerate(text_units):
-        a = parent_unit[k] if k else 0
-        g = parent_unit[a] if a > 0 else 0
-        ancestors[r] = (
-            mass[a] / (weight[a] + 1.0),
-            mass[g] / (weight[g] + 1.0),
-            weight[a] / total,
-            weight[g] / total,
-        )
-    out[:, 4:8] = ancestors
+    # parent and grandparent units of each row (body, unit 0, stands in for a missing one)
+    up = np.array(parent_unit, dtype=np.intp)  # a copy: the caller's stays as it is
+    up[0] = 0
+    a = up[rows]
+    g = up[a]
+    mass_arr, weight_arr = np.asarray(mass), np.asarray(weight)
+    out[:, 4] = mass_arr[a] / (weight_arr[a] + 1.0)
+    out[:, 5] = mass_arr[g] / (weight_arr[g] + 1.0)
+    out[:, 6] = weight_arr[a] / total
+    out[:, 7] = weight_arr[g] / total
     out[:, 8] = mass[0] / total
     out[:, 9] = s.max()
     out[:, 10] = features[:, _COL["log_len"]]

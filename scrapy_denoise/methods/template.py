@@ -443,9 +443,17 @@ def template_lines(lines: Sequence[str], units: Iterable[Unit]) -> list[bool]:
         if wanted.get(line, 0) > 0:
             wanted[line] -= 1
             taken[i] = True
+    # A run reads ``text`` only from a line whose first word is the text's first word
+    # (the line is a prefix of the text up to a space): only those lines are tried, not
+    # every line for every template the extraction had already left out.
+    starts: dict[str, list[int]] = {}
+    for i, line in enumerate(norm):
+        if line and not taken[i]:
+            starts.setdefault(line.split(" ", 1)[0], []).append(i)
     for text, left in wanted.items():
-        for _ in range(left):
-            run = _line_run(norm, taken, text)
+        candidates = starts.get(text.split(" ", 1)[0], [])
+        for _ in range(left if candidates else 0):
+            run = _line_run(norm, taken, text, candidates)
             if run is None:
                 break
             for i in run:
@@ -453,10 +461,14 @@ def template_lines(lines: Sequence[str], units: Iterable[Unit]) -> list[bool]:
     return taken
 
 
-def _line_run(norm: Sequence[str], taken: Sequence[bool], text: str) -> range | None:
-    """The first run of untaken lines that joined with spaces reads ``text``."""
-    for start, line in enumerate(norm):
-        if taken[start] or not line or not text.startswith(line + " "):
+def _line_run(
+    norm: Sequence[str], taken: Sequence[bool], text: str, starts: list[int]
+) -> range | None:
+    """The first run of untaken lines, beginning at one of ``starts`` (in order), that
+    joined with spaces reads ``text``."""
+    for start in starts:
+        line = norm[start]
+        if taken[start] or not text.startswith(line + " "):
             continue
         joined = line
         for end in range(start + 1, len(norm)):
