@@ -29,9 +29,10 @@ FORMAT = "scrapy-denoise/trees@1"
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
-#: rows scored per step of the walk: bounds the (rows x trees) index matrices on hostile
-#: pages with 10^5 blocks or more
-_CHUNK_ROWS = 4096
+#: rows scored per step of the walk: bounds the walk's four (rows x trees) matrices on
+#: hostile pages with 10^5 blocks or more (6.5 MB at a hundred trees); real pages have a
+#: few hundred blocks and are walked in one chunk
+_CHUNK_ROWS = 2048
 
 
 @dataclass(slots=True)
