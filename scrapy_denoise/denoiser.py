@@ -23,7 +23,7 @@ from .methods.template import Unit, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
 from .page.features import page_features
-from .page.links import outgoing_links
+from .page.links import is_site_map, outgoing_links
 from .page.verdict import PageVerdict
 
 if TYPE_CHECKING:
@@ -150,14 +150,15 @@ class Denoiser:
                 navigation, content = outgoing_links(doc)
                 meta = None if verdict.is_noise else extract_metadata(doc)
                 unsigned = meta is not None and meta.published is None and meta.author is None
-                if verdict.reason == "navigation_page" or unsigned:
+                if verdict.reason == "navigation_page" or unsigned or is_site_map(doc.url):
                     # A site page's links are the site's structure too: the links in its
                     # prose to the next page of the documentation are no article's. So are
                     # those of a page that passed with neither date nor author, which is
                     # how site pages pass before the rule can judge them: crawled
                     # breadth-first, flink-blog's docs pages passed one after the other,
                     # each "linked from content" by the one before (precision 0.894 and
-                    # 0.915 -> 0.963 and 0.963; depth-first 0.967 either way).
+                    # 0.915 -> 0.963 and 0.963; depth-first 0.967 either way). And so are
+                    # those of a site map, which lists the about and policy pages.
                     navigation |= content
                     content = set()
                 learner.record_links(navigation, content)

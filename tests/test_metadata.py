@@ -200,6 +200,32 @@ def test_an_element_holding_only_a_date_under_the_headline_dates_the_story() -> 
     assert _meta(html, "https://blog.example/leafs").published is None
 
 
+def test_the_mastheads_date_above_the_headline_dates_nothing() -> None:
+    # A news site's header prints today's date, classed as a date, on every page: the day
+    # of the fetch, not of the story (l3s-gn1's "DateBar" in a "MastBorder" table,
+    # wcxb's "block-date" in a <header>, the demo site's "top-bar-date").
+    story = "<p>The council met on Tuesday to discuss the budget for the coming year.</p>"
+    for masthead in (
+        '<div class="top-bar"><span class="top-bar-date">Friday, 28 June 2024</span></div>',
+        '<header><div class="block-date">Friday, December 19, 2025</div></header>',
+        '<table class="MastBorder"><tr><td><table class="DateBar"><tr><td>'
+        "Monday, 21 January 2008</td></tr></table></td></tr></table>",
+        '<div id="hd"><div id="date"><span class="date">Saturday, March 21, 2009</span>'
+        "</div></div>",
+    ):
+        html = f"<html><body>{masthead}<main><h1>About us</h1>{story}</main></body></html>"
+        assert _meta(html).published is None, masthead
+    # A date-classed element above the headline but in the story is the story's date:
+    # over a CBS headline (in no header), or in the <header> of an <article>.
+    for dated in (
+        '<div class="heading"><div class="timeLine">July 24, 2012 12:11 AM</div>'
+        "<h1>About us</h1></div>",
+        '<article><header><span class="date">July 24, 2012</span><h1>About us</h1></header>',
+    ):
+        html = f"<html><body><div>{dated}{story}</div></body></html>"
+        assert _meta(html).published == datetime(2012, 7, 24, tzinfo=UTC), dated
+
+
 def test_without_an_h1_the_headline_is_the_element_saying_the_title() -> None:
     # cleaneval (sptimes.com, 2003): the headline is a <font><b>, the title adds the
     # section, and the byline sits under the headline.

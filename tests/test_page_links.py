@@ -11,6 +11,7 @@ from scrapy_denoise.page.links import (
     MAX_PAGE_LINKS,
     LinkCount,
     LinkIndex,
+    is_site_map,
     normalise_url,
     outgoing_links,
 )
@@ -87,6 +88,36 @@ def test_a_wrapper_classed_as_navigation_is_no_navigation() -> None:
     assert _links(html) == ({f"{SITE}/about"}, {f"{SITE}/2024/04/30/earlier"})
     short = _page('<nav><a href="/about">About</a> <a href="/team">Our team</a></nav><p>Hi</p>')
     assert _links(short) == ({f"{SITE}/about", f"{SITE}/team"}, set())
+
+
+def test_cookie_notices_and_dialogs_link_from_navigation() -> None:
+    # Every page repeats its cookie notice, whose "Privacy policy" link would otherwise
+    # vouch for the policy as an article, linked from content.
+    article = f'<article>{PROSE}<a href="/2024/04/30/earlier">earlier</a></article>'
+    for notice in (
+        '<div role="dialog"><span>We use cookies.</span> <a href="/privacy">Privacy</a></div>',
+        '<div id="cookie-notice"><a href="/privacy">Privacy</a></div>',
+        '<div class="consent-banner"><p>Your choices</p><a href="/privacy">More</a></div>',
+    ):
+        assert _links(_page(notice + article)) == (
+            {f"{SITE}/privacy"},
+            {f"{SITE}/2024/04/30/earlier"},
+        )
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        (f"{SITE}/sitemap/", True),
+        (f"{SITE}/site-map.html", True),
+        (f"{SITE}/en/sitemap", True),
+        (f"{SITE}/2024/05/01/sitemaps-explained", False),
+        (f"{SITE}/sitemap/news/story", False),
+        ("http://[broken/sitemap", False),
+    ],
+)
+def test_is_site_map(url: str, expected: bool) -> None:
+    assert is_site_map(url) is expected
 
 
 def test_outgoing_links_leave_out_other_hosts_self_links_and_non_pages() -> None:
@@ -249,3 +280,17 @@ def test_metadata_is_found_once_per_document() -> None:
     assert extract_metadata(doc) is first
     doc.refresh()  # the tree may have changed: found again
     assert extract_metadata(doc) is not first
+
+
+def test_a_site_maps_links_count_as_navigation(denoiser: Denoiser) -> None:
+    """An HTML site map lists the about and policy pages in its body; read as content
+    links, they would spare those pages whenever the map is fetched first."""
+    _crawl(denoiser, 3)
+    site_map = _page("<main><h1>Site map</h1><ul><li><a href='/about'>About</a></li></ul></main>")
+    assert denoiser.classify(site_map, f"{SITE}/sitemap/").is_noise
+    assert denoiser.classify(_ABOUT, f"{SITE}/about").reason == "navigation_page"
+    # the same list on a page that is no site map is a content link
+    other = Denoiser(store=None, page_model=None)
+    _crawl(other, 3)
+    other.classify(site_map, f"{SITE}/directory/")
+    assert not other.classify(_ABOUT, f"{SITE}/about").is_noise

@@ -31,18 +31,33 @@ from lxml import etree
 
 from ..document import Document
 
-__all__ = ["MAX_PAGE_LINKS", "LinkCount", "LinkIndex", "normalise_url", "outgoing_links"]
+__all__ = [
+    "MAX_PAGE_LINKS",
+    "LinkCount",
+    "LinkIndex",
+    "is_site_map",
+    "normalise_url",
+    "outgoing_links",
+]
 
 #: HTML5's navigation landmarks: menus, the page header and footer
 _NAVIGATION_TAGS = frozenset({"nav", "header", "footer"})
-#: ARIA roles of the same landmarks
-_NAVIGATION_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar"})
+#: ARIA roles of the same landmarks, and of the dialogs every page repeats (a cookie
+#: notice's "Privacy policy" is the site's chrome, not a link a story makes)
+_NAVIGATION_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "menu", "menubar", "dialog", "alertdialog"}
+)
 #: class and id words of the same, for templates without HTML5 landmarks (whole words:
 #: ``navigation-page-header`` counts by ``navigation``, ``article-header`` does not count)
 _NAVIGATION_WORDS = frozenset(
-    {"nav", "navbar", "navigation", "menu", "menubar", "footer", "breadcrumb", "breadcrumbs"}
-)
+    {
+        "nav", "navbar", "navigation", "menu", "menubar", "footer", "breadcrumb",
+        "breadcrumbs", "cookie", "cookies", "consent", "gdpr",
+    }
+)  # fmt: skip
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+#: the path of an HTML site map (``/sitemap/``, ``/site-map.html``)
+_SITE_MAP = re.compile(r"(?:^|/)site-?maps?(?:[._-]?index)?(?:\.[a-z]+)?/?$", re.I)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 #: hrefs that lead to no page
 _NOT_PAGES = ("javascript:", "mailto:", "tel:", "data:", "#")
@@ -68,6 +83,17 @@ def normalise_url(url: str) -> str | None:
         netloc = netloc[: -len(_DEFAULT_PORTS[scheme])]
     path = parts.path.rstrip("/")
     return urlunsplit((scheme, netloc, path, parts.query, ""))
+
+
+def is_site_map(url: str) -> bool:
+    """Is ``url`` a site map, a page whose every link is the site's structure? It lists
+    the about and policy pages beside the sections, and read as content it would vouch
+    for them as articles."""
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return False
+    return _SITE_MAP.search(path) is not None
 
 
 def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
