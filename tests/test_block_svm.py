@@ -478,12 +478,49 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
     ],
     ids=["figcaption", "wp-caption", "camel-case"],
 )
-def test_image_captions_mark_an_aside(caption: str) -> None:
+def test_image_captions_are_marked_apart_from_asides(caption: str) -> None:
     page = (
         f"<html><body><article><p>{_STORY[0]}</p>{caption.format(text=_COMMENTS[0])}"
         f"<p>{_STORY[1]}</p></article></body></html>"
     )
-    assert _aside_texts(page) == {_COMMENTS[0][:40]}
+    blocks = compute_blocks(load_document(page))
+    captions = {text[:40] for text, flag in zip(blocks.texts, blocks.caption, strict=True) if flag}
+    assert captions == {_COMMENTS[0][:40]}
+    assert not blocks.aside.any()
+
+
+def _captioned_page(story: list[str], chrome_lines: int) -> str:
+    """Nine photos with captions (some 1,500 characters), after ``story`` and short lines
+    of chrome (36 characters each) outside both."""
+    photos = "".join(
+        f"<div class='caption-image'><img src='/{k}.jpg'><p>{text}</p></div>"
+        for k, text in enumerate(_COMMENTS * 3)
+    )
+    chrome = "".join(
+        f"<div>Mouseover photo {k} to load its notes</div>" for k in range(chrome_lines)
+    )
+    paragraphs = "".join(f"<p>{text}</p>" for text in story)
+    return f"<html><body><article>{paragraphs}{chrome}{photos}</article></body></html>"
+
+
+#: paragraphs of some 340 characters
+_LONG_STORY = [" ".join(_STORY[i : i + 2]) for i in (0, 2)] * 2
+
+
+@pytest.mark.parametrize(
+    ("story", "chrome_lines", "captions_kept"),
+    [(_LONG_STORY, 0, False), ([], 36, True), ([], 60, False), (_LONG_STORY[:1], 36, False)],
+    ids=["story", "captions-are-the-text", "more-chrome-than-captions", "one-paragraph"],
+)
+def test_captions_are_dropped_unless_they_are_the_pages_text(
+    story: list[str], chrome_lines: int, captions_kept: bool
+) -> None:
+    """dannychoo.com sets a post's whole text as the captions of its photos, beside short
+    lines of photo chrome: dropped as captions, the post was lost (dragnet R604, F1 0.02)."""
+    blocks = compute_blocks(load_document(_captioned_page(story, chrome_lines)))
+    text = "\n".join(blocks.render(_drop_asides(blocks, list(range(len(blocks.texts))))))
+    assert all(paragraph[:40] in text for paragraph in story)
+    assert all((caption[:40] in text) is captions_kept for caption in _COMMENTS)
 
 
 def test_a_captioned_figure_without_caption_words_is_not_an_aside() -> None:

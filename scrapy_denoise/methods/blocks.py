@@ -152,7 +152,7 @@ _N_CLASS = len(_CLASS_WORDS)
 #: every dataset's truth leaves out (utomo-big9-chaos keeps 14 of 1,049 such containers'
 #: texts, the classifiers kept 360).
 _ASIDE_WORDS = (
-    frozenset({"most", "also", "caption"}),
+    frozenset({"most", "also"}),
     (
         *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
         *("consent", "cookie", "gdpr"),
@@ -162,8 +162,14 @@ _ASIDE_WORDS = (
 #: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
 #: and image captions (not ``header``: an article's header holds its headline, which most
 #: truth keeps; not ``figure``: figures also wrap quotes, code and tables of the article)
-_ASIDE_TAGS = frozenset({"aside", "nav", "footer", "figcaption"})
+_ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 _ASIDE_BIT = 1 << _N_CLASS
+#: image captions (the class/id word ``caption``: WordPress's ``wp-caption``,
+#: ``imageCaption``, ...; ``figcaption`` elements), marked apart from the other asides:
+#: some sites set a post's whole text as the captions of its photos (:attr:`Blocks.caption`)
+_CAPTION_WORD = "caption"
+_CAPTION_TAG = "figcaption"
+_CAPTION_BIT = 1 << (_N_CLASS + 1)
 #: the class/id bits that make a block an aside: the words above and the ``comment`` group
 _ASIDE_MASK = _ASIDE_BIT | 1 << [name for name, _, _ in _CLASS_WORDS].index("comment")
 _CLASS_SPLIT = re.compile(r"[^a-z0-9]+")
@@ -248,6 +254,9 @@ class Blocks:
     #: ``nav``, ``footer`` or ``figcaption`` element, or a form with a password field: text
     #: the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: per row: the unit or an ancestor is an image caption (``figcaption``, or the class/id
+    #: word ``caption``), text the extraction drops unless it is most of the page's
+    caption: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def node(self, row: int) -> int:
         """Node index of the text unit in feature row ``row``."""
@@ -333,6 +342,8 @@ def _token_mask(token: str) -> int:
                 mask |= 1 << bit
         if token in _ASIDE_WORDS[0] or token.startswith(_ASIDE_WORDS[1]):
             mask |= _ASIDE_BIT
+        elif token == _CAPTION_WORD:
+            mask |= _CAPTION_BIT
         if len(_TOKEN_MASKS) >= _CACHE_SIZE:
             _TOKEN_MASKS.clear()
         _TOKEN_MASKS[token] = mask
@@ -551,6 +562,8 @@ def _features(b: Blocks) -> None:
             own_mask[i] = _class_mask(f"{cls or ''} {ident or ''}")
         if tags[i] in _ASIDE_TAGS or (tags[i] == "form" and _has_password_field(doc, i)):
             own_mask[i] |= _ASIDE_BIT
+        elif tags[i] == _CAPTION_TAG:
+            own_mask[i] |= _CAPTION_BIT
         if i:
             p = parent[i]
             anc_mask[i] = anc_mask[p] | own_mask[p]
@@ -560,7 +573,9 @@ def _features(b: Blocks) -> None:
     c_own, c_anc = c["cls_nav"], c["anc_nav"]
     x[:, c_own : c_own + _N_CLASS] = (own_bits >> shifts) & 1
     x[:, c_anc : c_anc + _N_CLASS] = (anc_bits >> shifts) & 1
-    b.aside = ((own_bits | anc_bits)[:, 0] & _ASIDE_MASK) != 0
+    marks = (own_bits | anc_bits)[:, 0]
+    b.aside = (marks & _ASIDE_MASK) != 0
+    b.caption = (marks & _CAPTION_BIT) != 0
 
     # neighbours in reading order
     log_len = x[:, c["log_len"]]
