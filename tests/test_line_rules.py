@@ -27,6 +27,9 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "Resume your video",
         "Back to top",
         "Top of Page",
+        # a form's status messages (Webflow's defaults)
+        "Thank you! Your submission has been received!",
+        "Oops! Something went wrong while submitting the form.",
         # Chinese news furniture: editors' credits, QR codes, print, home page, link lists
         "责任编辑：张迪",
         "（责任编辑：系统管理员）",
@@ -57,6 +60,7 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Share prices fell on Monday.",
         "Three of the 12 rescued miners were taken to hospital.",
         "The top of the page is where readers look first.",
+        "Oops! Something went wrong with the launch, the agency said on Friday.",
         "编辑部昨天表示，将在下月推出新版。",
         "他担任责任编辑多年，参与了三本书的出版。",
         "推荐的三个方案都被否决了。",

@@ -28,6 +28,11 @@ in the truth, so that choice was made on held-out pages. Photo credits ("Reed Sa
 "Photo: CBS News") were measured and left: at least a third of such lines are in the truth
 (ERIC's "Source: ..." citations, "FULL-TIME/PART-TIME STATUS").
 
+A form's status messages, which its scripts show only after it is submitted ("Thank you!
+Your submission has been received!", "Oops! Something went wrong while submitting the
+form.", Webflow's defaults), were added 2026-11-25: on development output they matched 6
+lines of two wcxb pages, none in the truth.
+
 Chinese news pages end their stories with the same kind of furniture, in their own
 phrasing: the responsible editor's credit ("责任编辑：张迪", "（责任编辑：系统管理员）",
 "本文来源：新京报 责任编辑：杜硕_NB12556", "编辑 刘晓阳 校对 李铭"), "扫一扫在手机打开当前页",
@@ -82,6 +87,9 @@ _STOCK = re.compile(
     # video players' controls and errors, and the way back up
     r"|resume your video|retry|skip ad|loading\.*|play video"
     r"|(?:back|return|go) to top|top of (?:the )?page"
+    # a form's status messages, which its scripts show after submitting (Webflow's defaults)
+    r"|(?:thank you|thanks)!? your submission has been received"
+    r"|oops!? something went wrong(?: while submitting the form)?"
     r")[.:!]?",
     re.IGNORECASE,
 )
