@@ -147,10 +147,7 @@ _N_CLASS = len(_CLASS_WORDS)
 #: feature but the mark of :attr:`Blocks.aside`. Narrower than the
 #: ``related`` feature group, whose "more", "next" and "prev" also name read-more
 #: continuations of the article body and framework roots (Next.js's ``__next``): a rule
-#: with those dropped article text on dragnet and wcxb development pages. ``caption``
-#: (WordPress's ``wp-caption``, ``imageCaption``, ...) marks image captions, which nearly
-#: every dataset's truth leaves out (utomo-big9-chaos keeps 14 of 1,049 such containers'
-#: texts, the classifiers kept 360).
+#: with those dropped article text on dragnet and wcxb development pages.
 _ASIDE_WORDS = (
     frozenset({"most", "also"}),
     (
@@ -160,13 +157,15 @@ _ASIDE_WORDS = (
     ),
 )
 #: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
-#: and image captions (not ``header``: an article's header holds its headline, which most
-#: truth keeps; not ``figure``: figures also wrap quotes, code and tables of the article)
+#: (not ``header``: an article's header holds its headline, which most truth keeps)
 _ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 _ASIDE_BIT = 1 << _N_CLASS
-#: image captions (the class/id word ``caption``: WordPress's ``wp-caption``,
-#: ``imageCaption``, ...; ``figcaption`` elements), marked apart from the other asides:
-#: some sites set a post's whole text as the captions of its photos (:attr:`Blocks.caption`)
+#: Image captions: the class/id word ``caption`` (WordPress's ``wp-caption``,
+#: ``imageCaption``, ...) and ``figcaption`` elements (not ``figure``: figures also wrap
+#: quotes, code and tables of the article). Nearly every dataset's truth leaves them out
+#: (utomo-big9-chaos keeps 14 of 1,049 such containers' texts, the classifiers kept 360).
+#: Marked apart from the other asides (:attr:`Blocks.caption`), since some sites set a
+#: post's whole text as the captions of its photos.
 _CAPTION_WORD = "caption"
 _CAPTION_TAG = "figcaption"
 _CAPTION_BIT = 1 << (_N_CLASS + 1)
@@ -249,10 +248,9 @@ class Blocks:
     #: own text of each text unit (pieces joined), parallel to ``text_units``
     texts: list[str] = field(default_factory=list)
     features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
-    #: per row: the unit or an ancestor is a comment thread, a list of other articles or
-    #: an image caption by its class/id words (:data:`_ASIDE_WORDS`), an ``aside``,
-    #: ``nav``, ``footer`` or ``figcaption`` element, or a form with a password field: text
-    #: the extraction drops by rule
+    #: per row: the unit or an ancestor is a comment thread or a list of other articles by
+    #: its class/id words (:data:`_ASIDE_WORDS`), an ``aside``, ``nav`` or ``footer``
+    #: element, or a form with a password field: text the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     #: per row: the unit or an ancestor is an image caption (``figcaption``, or the class/id
     #: word ``caption``), text the extraction drops unless it is most of the page's
