@@ -176,15 +176,24 @@ def _with_source_breaks(doc: Document, scope: int, lines: list[str]) -> list[str
 
 
 def inside(
-    doc: Document, i: int, marks: re.Pattern[str], tags: frozenset[str] = frozenset()
+    doc: Document,
+    i: int,
+    marks: re.Pattern[str] | None,
+    tags: frozenset[str] = frozenset(),
+    roles: frozenset[str] = frozenset(),
 ) -> bool:
-    """Is node ``i`` (or an ancestor) one of ``tags`` or classed with ``marks``?"""
+    """Is node ``i`` (or an ancestor) one of ``tags``, classed with ``marks`` or in one of
+    the ARIA ``roles``?"""
     nodes, parent = doc.nodes, doc.parent
     while i > 0:
         el = nodes[i]
         if doc.tags[i] in tags:
             return True
-        if marks.search(f"{el.get('class') or ''} {el.get('id') or ''}".lower()):
+        if marks is not None and marks.search(
+            f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+        ):
+            return True
+        if roles and (el.get("role") or "").strip().lower() in roles:
             return True
         i = parent[i]
     return False

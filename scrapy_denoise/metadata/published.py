@@ -85,6 +85,8 @@ _OTHER_POSTS = re.compile(r"comment|sidebar|related|recent")
 _ASIDE_TAGS = frozenset({"nav", "aside"})
 #: class or id words of a site's header, where mastheads print today's date
 _MASTHEAD = re.compile(r"(?<![\w-])(?:header|site-header|top-?bar|hd)(?![\w-])|\bmast|\bdate-?bar")
+_HEADER_TAGS = frozenset({"header"})
+_BANNER_ROLES = frozenset({"banner"})
 _STORY_TAGS = frozenset({"article", "main"})
 #: longest text piece :func:`_said_published` reads, and how such a piece starts
 _SAID_MAX = 200
@@ -190,20 +192,9 @@ def _in_masthead(doc: Document, i: int) -> bool:
     instead lost 97 development dates, most of them the story's own (Blogger's
     ``h2.date-header`` over the post title, CBS's ``div.timeLine`` over the ``<h1>``).
     """
-    nodes, tags, parent = doc.nodes, doc.tags, doc.parent
-    found = False
-    while i > 0:
-        if tags[i] in _STORY_TAGS:
-            return False
-        el = nodes[i]
-        if not found:
-            found = (
-                tags[i] == "header"
-                or (el.get("role") or "").strip().lower() == "banner"
-                or bool(_MASTHEAD.search(f"{el.get('class') or ''} {el.get('id') or ''}".lower()))
-            )
-        i = parent[i]
-    return found
+    return inside(doc, i, _MASTHEAD, _HEADER_TAGS, _BANNER_ROLES) and not inside(
+        doc, i, None, _STORY_TAGS
+    )
 
 
 def _standalone_date(doc: Document, head: int) -> datetime | None:
