@@ -457,6 +457,8 @@ def _aside_texts(page: str) -> set[str]:
         "<section class='gdpr-banner'>",
         "<div class='mol-ads-cmp--modal'>",
         "<div id='newsletterPopup'>",
+        "<div class='carousel__slides'>",
+        "<section class='FullWidthFeatureCarousel'>",
     ],
 )
 def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
@@ -475,8 +477,10 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
         "<figure><img src='/a.jpg'><figcaption>{text}</figcaption></figure>",
         "<div class='wp-caption'><img src='/a.jpg'><p class='wp-caption-text'>{text}</p></div>",
         "<div class='imageCaption'><p>{text}</p></div>",
+        "<div class='full-gallery'><ul><li><p>{text}</p></li></ul></div>",
+        "<div id='articleSlideshow'><p>{text}</p></div>",
     ],
-    ids=["figcaption", "wp-caption", "camel-case"],
+    ids=["figcaption", "wp-caption", "camel-case", "gallery", "slideshow"],
 )
 def test_image_captions_are_marked_apart_from_asides(caption: str) -> None:
     page = (
@@ -487,6 +491,21 @@ def test_image_captions_are_marked_apart_from_asides(caption: str) -> None:
     captions = {text[:40] for text, flag in zip(blocks.texts, blocks.caption, strict=True) if flag}
     assert captions == {_COMMENTS[0][:40]}
     assert not blocks.aside.any()
+
+
+def test_the_bodys_own_words_do_not_make_the_page_a_caption() -> None:
+    """The Independent's ``<body class="... inline-gallery">`` marked every block a caption,
+    so the caption rule saw no text outside the captions and dropped none, its gallery
+    included (utomo-big9-chaos, three pages kept their 30 to 55 slides)."""
+    slides = "".join(f"<li><p>{text}</p></li>" for text in _COMMENTS)
+    page = (
+        f"<html><body class='article inline-gallery'><article><p>{_STORY[0]}</p>"
+        f"<div class='inline-gallery'><ul>{slides}</ul></div><p>{_STORY[1]}</p></article>"
+        "</body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    captions = {text[:40] for text, flag in zip(blocks.texts, blocks.caption, strict=True) if flag}
+    assert captions == {text[:40] for text in _COMMENTS}
 
 
 def _captioned_page(story: list[str], chrome_lines: int) -> str:

@@ -143,7 +143,9 @@ _N_CLASS = len(_CLASS_WORDS)
 #: like"), cookie or data-consent notices (GDPR dialogs are paragraphs of well-punctuated
 #: prose about analytics and ads, which the classifiers kept on a google-trends page) and
 #: the modal dialogs and pop-ups such notices, sign-in and newsletter prompts open in
-#: (``modal``, ``modal-dialog``, the Daily Mail's ``mol-ads-cmp--modal``). Not a
+#: (``modal``, ``modal-dialog``, the Daily Mail's ``mol-ads-cmp--modal``), and carousels
+#: (``carousel``, ``carousel__slides``, ``FullWidthFeatureCarousel``), which on news pages
+#: rotate teasers of other stories ("most read") or photos. Not a
 #: feature but the mark of :attr:`Blocks.aside`. Narrower than the
 #: ``related`` feature group, whose "more", "next" and "prev" also name read-more
 #: continuations of the article body and framework roots (Next.js's ``__next``): a rule
@@ -154,6 +156,7 @@ _ASIDE_WORDS = (
         *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
         *("consent", "cookie", "gdpr"),
         *("modal", "popup"),
+        "carousel",
     ),
 )
 #: HTML5's elements for the same: navigation, sidebars, the page's (or a section's) footer
@@ -161,12 +164,16 @@ _ASIDE_WORDS = (
 _ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 _ASIDE_BIT = 1 << _N_CLASS
 #: Image captions: the class/id word ``caption`` (WordPress's ``wp-caption``,
-#: ``imageCaption``, ...) and ``figcaption`` elements (not ``figure``: figures also wrap
-#: quotes, code and tables of the article). Nearly every dataset's truth leaves them out
-#: (utomo-big9-chaos keeps 14 of 1,049 such containers' texts, the classifiers kept 360).
-#: Marked apart from the other asides (:attr:`Blocks.caption`), since some sites set a
-#: post's whole text as the captions of its photos.
+#: ``imageCaption``, ...), words starting ``gallery`` or ``slideshow`` (a story's embedded
+#: photo gallery: "1/55 New beginnings", a caption, a photo credit, 55 times over) and
+#: ``figcaption`` elements (not ``figure``: figures also wrap quotes, code and tables of the
+#: article). Nearly every dataset's truth leaves them out (utomo-big9-chaos keeps 14 of 1,049
+#: ``caption`` containers' texts, the classifiers kept 360). Marked apart from the other
+#: asides (:attr:`Blocks.caption`), since some sites set a post's whole text as the captions
+#: of its photos. The body's own words never mark it (a page-state class such as
+#: The Independent's ``inline-gallery`` on ``<body>`` would make the whole page a caption).
 _CAPTION_WORD = "caption"
+_GALLERY_PREFIXES = ("gallery", "slideshow")
 _CAPTION_TAG = "figcaption"
 _CAPTION_BIT = 1 << (_N_CLASS + 1)
 #: the class/id bits that make a block an aside: the words above and the ``comment`` group
@@ -340,7 +347,7 @@ def _token_mask(token: str) -> int:
                 mask |= 1 << bit
         if token in _ASIDE_WORDS[0] or token.startswith(_ASIDE_WORDS[1]):
             mask |= _ASIDE_BIT
-        elif token == _CAPTION_WORD:
+        elif token == _CAPTION_WORD or token.startswith(_GALLERY_PREFIXES):
             mask |= _CAPTION_BIT
         if len(_TOKEN_MASKS) >= _CACHE_SIZE:
             _TOKEN_MASKS.clear()
@@ -565,6 +572,8 @@ def _features(b: Blocks) -> None:
         if i:
             p = parent[i]
             anc_mask[i] = anc_mask[p] | own_mask[p]
+        else:
+            own_mask[0] &= ~_CAPTION_BIT  # the body is never a caption (_CAPTION_WORD)
     shifts = np.arange(_N_CLASS, dtype=np.int64)
     own_bits = np.asarray([own_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
     anc_bits = np.asarray([anc_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
