@@ -259,8 +259,9 @@ class Blocks:
     #: its class/id words (:data:`_ASIDE_WORDS`), an ``aside``, ``nav`` or ``footer``
     #: element, or a form with a password field: text the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    #: per row: the unit or an ancestor is an image caption (``figcaption``, or the class/id
-    #: word ``caption``), text the extraction drops unless it is most of the page's
+    #: per row: the unit or an ancestor below the body is an image caption (``figcaption``,
+    #: or the class/id words of :data:`_CAPTION_WORD` and :data:`_GALLERY_PREFIXES`), text
+    #: the extraction drops unless it is most of the page's
     caption: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def node(self, row: int) -> int:
