@@ -574,7 +574,7 @@ def _features(b: Blocks) -> None:
             p = parent[i]
             anc_mask[i] = anc_mask[p] | own_mask[p]
         else:
-            own_mask[0] &= ~_CAPTION_BIT  # the body is never a caption (_CAPTION_WORD)
+            own_mask[0] &= ~_CAPTION_BIT  # the body is never a caption (see _CAPTION_WORD)
     shifts = np.arange(_N_CLASS, dtype=np.int64)
     own_bits = np.asarray([own_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
     anc_bits = np.asarray([anc_mask[u] for u in u_arr.tolist()], dtype=np.int64)[:, None]
