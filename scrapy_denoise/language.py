@@ -47,9 +47,12 @@ UNSPACED_LANGUAGES = frozenset({"zh", "ja", "th", "lo", "km", "my"})
 #: the package list even where it already has them (it does, as of stopwordsiso 0.6).
 ZH_FUNCTION_CHARS = frozenset("的了是在和也就都而及与着或等")
 
-#: How much body text the script statistics and the vote look at: the first 10,000
-#: characters decide the script of any real page, and bounding it keeps detection O(1).
-_SAMPLE_CHARS = 10_000
+#: How much body text the script statistics and the vote look at; bounding it keeps
+#: detection O(1). Measured 2026-11-25 against the 10,000 used before, on the 5,070 pages of
+#: the extraction sets (dev and held out): 3,000 changed no page's language and halved the
+#: cost of detection (0.45 -> 0.25 ms per page, 2 to 3 % of the default chain); 1,500
+#: changed one (English read as Russian), 1,000 three.
+_SAMPLE_CHARS = 3_000
 #: Fewer letters than this and the script vote is noise; the declared language is then kept.
 _MIN_LETTERS = 20
 #: A Latin-script declaration is overruled when another language has this many times its
