@@ -33,6 +33,16 @@ Your submission has been received!", "Oops! Something went wrong while submittin
 form.", Webflow's defaults), were added 2026-11-25: on development output they matched 6
 lines of two wcxb pages, none in the truth.
 
+Buttons and links that are text of their own were added later that day: links on to the
+rest of a story with their arrows ("> Read more", "Read on >>"), comment threads' buttons
+("Reply", "Report this comment", "[Reply] [Top]", "Quote:", "Permalink"), shops' ("Add to
+cart", "QuickView", "Book now") and a dialog's "Close". On development output the new
+phrases matched 368 noise lines and 5 in the truth ("Read more. . ." twice on a dragnet
+page, "Read on ...", "close" twice); F1 +0.0002 on cleaneval and wcxb, +0.0001 on l3s-gn1,
+the others unchanged (48 pages changed, 43 for the better). Held out (counted once, after
+the choice): 9 noise lines and 3 in the truth (two "Report" headings on one cleaneval page,
+a "Read More..."); F1 unchanged in the fourth decimal.
+
 Chinese news pages end their stories with the same kind of furniture, in their own
 phrasing: the responsible editor's credit ("责任编辑：张迪", "（责任编辑：系统管理员）",
 "本文来源：新京报 责任编辑：杜硕_NB12556", "编辑 刘晓阳 校对 李铭"), "扫一扫在手机打开当前页",
@@ -72,12 +82,17 @@ _STOCK = re.compile(
     r"advertisement(?:\s*[-–—:]\s*(?:continue|story continues|article continues)"
     r" reading below)?|ad|sponsored(?: content)?"
     r"|(?:story|article) continues below(?: advertisement)?"
-    r"|continue reading(?: below| the main story)?"
     r"|share (?:on|via|to) (?:facebook|twitter|linkedin|pinterest|reddit|whatsapp|email|x)"
     r"|share this(?: article| story| post)?|tweet|share|email|print|pin it"
     r"|recommended(?: for you| stories| reading)?"
     r"|related(?: articles| stories| posts| content| coverage)?"
-    r"|you (?:may|might) also like|more from .{1,40}|read more|keep (?:on )?reading"
+    r"|you (?:may|might) also like|more from .{1,40}|keep (?:on )?reading"
+    # links on to the rest of a story, arrows and ellipses around them: "> Read more",
+    # "Read on >>", "Continue reading »"
+    r"|[>»›→\s]*(?:read (?:more|on)|continue reading(?: below| the main story)?)[\s.:>»›→…]*"
+    # comment threads' and shops' buttons, a dialog's close button
+    r"|reply|report(?: this comment| abuse| comment)?|permalink|quote:|\[reply\] \[top\]"
+    r"|add to (?:cart|basket|bag)|quick ?view|book now|close"
     r"|trending(?: now)?|most (?:popular|read)"
     r"|about the author|sign up for .{1,60}|subscribe(?: now| to .{1,40})?"
     r"|a post shared by .{1,80}"
