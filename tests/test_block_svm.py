@@ -459,6 +459,10 @@ def _aside_texts(page: str) -> set[str]:
         "<div id='newsletterPopup'>",
         "<div class='carousel__slides'>",
         "<section class='FullWidthFeatureCarousel'>",
+        "<div role='navigation'>",
+        "<div role=' Complementary '>",
+        "<div role='contentinfo'>",
+        "<div aria-label='Advertisement'>",
     ],
 )
 def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
@@ -469,6 +473,18 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
         "</body></html>"
     )
     assert _aside_texts(page) == {"About your personal data", _COMMENTS[0][:40]}
+
+
+@pytest.mark.parametrize(
+    "container",
+    ["<div role='main'>", "<div role='article'>", "<section aria-label='Story'>"],
+)
+def test_other_landmarks_do_not_mark_an_aside(container: str) -> None:
+    page = (
+        f"<html><body>{container}<h3>About your personal data</h3>"
+        f"<p>{_COMMENTS[0]}</p></{container[1:].split()[0]}></body></html>"
+    )
+    assert _aside_texts(page) == set()
 
 
 @pytest.mark.parametrize(

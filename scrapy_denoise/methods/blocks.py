@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+from lxml import etree
 
 from ..document import BLOCK_TAGS, Document, flush_line
 
@@ -163,6 +164,11 @@ _ASIDE_WORDS = (
 #: (not ``header``: an article's header holds its headline, which most truth keeps)
 _ASIDE_TAGS = frozenset({"aside", "nav", "footer"})
 _ASIDE_BIT = 1 << _N_CLASS
+#: ARIA's names for the same (``role="navigation"`` is a ``nav``, ``complementary`` an
+#: ``aside``, ``contentinfo`` the page's ``footer``), and ``aria-label="Advertisement"``,
+#: the label accessibility guides give an ad slot
+_ASIDE_ROLES = frozenset({"navigation", "complementary", "contentinfo"})
+_AD_LABEL = "advertisement"
 #: Image captions: the class/id word ``caption`` (WordPress's ``wp-caption``,
 #: ``imageCaption``, ...), words starting ``gallery`` or ``slideshow`` (a story's embedded
 #: photo gallery: "1/55 New beginnings", a caption, a photo credit, 55 times over) and
@@ -257,7 +263,8 @@ class Blocks:
     features: FloatArray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
     #: per row: the unit or an ancestor is a comment thread or a list of other articles by
     #: its class/id words (:data:`_ASIDE_WORDS`), an ``aside``, ``nav`` or ``footer``
-    #: element, or a form with a password field: text the extraction drops by rule
+    #: element or ARIA role (:data:`_ASIDE_ROLES`), an ad slot, or a form with a password
+    #: field: text the extraction drops by rule
     aside: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     #: per row: the unit or an ancestor below the body is an image caption (``figcaption``,
     #: or the class/id words of :data:`_CAPTION_WORD` and :data:`_GALLERY_PREFIXES`), text
@@ -354,6 +361,14 @@ def _token_mask(token: str) -> int:
             _TOKEN_MASKS.clear()
         _TOKEN_MASKS[token] = mask
     return mask
+
+
+def _aside_landmark(el: etree._Element) -> bool:
+    role = el.get("role")
+    if role is not None and role.strip().lower() in _ASIDE_ROLES:
+        return True
+    label = el.get("aria-label")
+    return label is not None and label.strip().lower() == _AD_LABEL
 
 
 def _class_mask(value: str) -> int:
@@ -566,7 +581,11 @@ def _features(b: Blocks) -> None:
         cls, ident = el.get("class"), el.get("id")
         if cls is not None or ident is not None:
             own_mask[i] = _class_mask(f"{cls or ''} {ident or ''}")
-        if tags[i] in _ASIDE_TAGS or (tags[i] == "form" and _has_password_field(doc, i)):
+        if (
+            tags[i] in _ASIDE_TAGS
+            or (tags[i] == "form" and _has_password_field(doc, i))
+            or _aside_landmark(el)
+        ):
             own_mask[i] |= _ASIDE_BIT
         elif tags[i] == _CAPTION_TAG:
             own_mask[i] |= _CAPTION_BIT
