@@ -463,6 +463,10 @@ def _aside_texts(page: str) -> set[str]:
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",
         "<div aria-label='Advertisement'>",
+        "<div class='author-bio'>",
+        "<section id='authorBio'>",
+        "<div class='about_the_author'>",
+        "<div class='bio-box'>",
     ],
 )
 def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
@@ -477,9 +481,15 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
 
 @pytest.mark.parametrize(
     "container",
-    ["<div role='main'>", "<div role='article'>", "<section aria-label='Story'>"],
+    [
+        "<div role='main'>",
+        "<div role='article'>",
+        "<section aria-label='Story'>",
+        "<div class='author'>",
+        "<div class='byline bio'>",
+    ],
 )
-def test_other_landmarks_do_not_mark_an_aside(container: str) -> None:
+def test_other_landmarks_and_bylines_do_not_mark_an_aside(container: str) -> None:
     page = (
         f"<html><body>{container}<h3>About your personal data</h3>"
         f"<p>{_COMMENTS[0]}</p></{container[1:].split()[0]}></body></html>"

@@ -169,6 +169,13 @@ _ASIDE_BIT = 1 << _N_CLASS
 #: the label accessibility guides give an ad slot
 _ASIDE_ROLES = frozenset({"navigation", "complementary", "contentinfo"})
 _AD_LABEL = "advertisement"
+#: Class/id names of an author's biography box ("Jane Roe is a freelance writer who ...")
+#: under a story: ``author-bio``, ``authorBio``, ``author_box``, ``about-the-author``,
+#: ``bio-box``. Whole names, not words: "author" and "bio" alone also name bylines, which
+#: the truth of most datasets keeps.
+_AUTHOR_BIO = re.compile(
+    r"author[-_]?(?:bio|box|about|desc)|about[-_]?(?:the[-_]?)?author|bio[-_]?box", re.IGNORECASE
+)
 #: Image captions: the class/id word ``caption`` (WordPress's ``wp-caption``,
 #: ``imageCaption``, ...), words starting ``gallery`` or ``slideshow`` (a story's embedded
 #: photo gallery: "1/55 New beginnings", a caption, a photo credit, 55 times over) and
@@ -384,6 +391,8 @@ def _class_mask(value: str) -> int:
     for token in _CLASS_SPLIT.split(lowered):
         if token:
             mask |= _token_mask(token)
+    if _AUTHOR_BIO.search(value):
+        mask |= _ASIDE_BIT
     if len(_MASK_CACHE) >= _CACHE_SIZE:
         _MASK_CACHE.clear()
     _MASK_CACHE[value] = mask
