@@ -467,6 +467,9 @@ def _aside_texts(page: str) -> set[str]:
         "<section id='authorBio'>",
         "<div class='about_the_author'>",
         "<div class='bio-box'>",
+        "<blockquote class='twitter-tweet' data-lang='en'>",
+        "<blockquote class='instagram-media' data-instgrm-version='14'>",
+        "<blockquote class='tiktok-embed'>",
     ],
 )
 def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
@@ -487,6 +490,8 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
         "<section aria-label='Story'>",
         "<div class='author'>",
         "<div class='byline bio'>",
+        "<div class='twitter-share'>",
+        "<div class='follow-us-on-twitter'>",
     ],
 )
 def test_other_landmarks_and_bylines_do_not_mark_an_aside(container: str) -> None:

@@ -169,12 +169,16 @@ _ASIDE_BIT = 1 << _N_CLASS
 #: the label accessibility guides give an ad slot
 _ASIDE_ROLES = frozenset({"navigation", "complementary", "contentinfo"})
 _AD_LABEL = "advertisement"
-#: Class/id names of an author's biography box ("Jane Roe is a freelance writer who ...")
-#: under a story: ``author-bio``, ``authorBio``, ``author_box``, ``about-the-author``,
-#: ``bio-box``. Whole names, not words: "author" and "bio" alone also name bylines, which
-#: the truth of most datasets keeps.
-_AUTHOR_BIO = re.compile(
-    r"author[-_]?(?:bio|box|about|desc)|about[-_]?(?:the[-_]?)?author|bio[-_]?box", re.IGNORECASE
+#: Whole class/id names (not words) of asides: an author's biography box under a story
+#: ("Jane Roe is a freelance writer who ...": ``author-bio``, ``authorBio``, ``author_box``,
+#: ``about-the-author``, ``bio-box``; "author" and "bio" alone also name bylines, which the
+#: truth of most datasets keeps), and the blockquotes that embedded tweets, Instagram posts
+#: and TikToks are served as (``twitter-tweet``, ``instagram-media``, ``tiktok-embed``;
+#: "twitter" alone also names share buttons and the site's own account).
+_ASIDE_NAMES = re.compile(
+    r"author[-_]?(?:bio|box|about|desc)|about[-_]?(?:the[-_]?)?author|bio[-_]?box"
+    r"|(?<![\w-])(?:twitter-tweet|instagram-media|tiktok-embed)(?![\w-])",
+    re.IGNORECASE,
 )
 #: Image captions: the class/id word ``caption`` (WordPress's ``wp-caption``,
 #: ``imageCaption``, ...), words starting ``gallery`` or ``slideshow`` (a story's embedded
@@ -391,7 +395,7 @@ def _class_mask(value: str) -> int:
     for token in _CLASS_SPLIT.split(lowered):
         if token:
             mask |= _token_mask(token)
-    if _AUTHOR_BIO.search(value):
+    if _ASIDE_NAMES.search(value):
         mask |= _ASIDE_BIT
     if len(_MASK_CACHE) >= _CACHE_SIZE:
         _MASK_CACHE.clear()
