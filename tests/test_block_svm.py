@@ -440,6 +440,21 @@ def test_lists_of_other_articles_are_dropped_like_comment_threads(
     assert all((teaser[:40] in text) is teasers_kept for teaser in _COMMENTS)
 
 
+def test_asides_are_dropped_from_the_character_floor_up() -> None:
+    """Below :data:`ASIDE_CUT_MIN_CHARS` characters of kept text outside the asides a page
+    keeps them (a forum thread, a short post under its comments); from it on they go."""
+    outcomes = set()
+    for n in range(1, len(_STORY) + 1):
+        blocks = compute_blocks(load_document(_page_with_popular_list(_STORY[:n])))
+        rows = list(range(len(blocks.texts)))
+        outside = sum(len(t) for t, a in zip(blocks.texts, blocks.aside, strict=True) if not a)
+        kept = "\n".join(blocks.render(block_svm._drop_asides(blocks, rows)))
+        dropped = _COMMENTS[0][:40] not in kept
+        assert dropped is (outside >= block_svm.ASIDE_CUT_MIN_CHARS), (n, outside)
+        outcomes.add(dropped)
+    assert outcomes == {True, False}
+
+
 def _aside_texts(page: str) -> set[str]:
     """The first 40 characters of each block the aside rule would drop."""
     blocks = compute_blocks(load_document(page))
