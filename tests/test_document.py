@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from scrapy_denoise.document import load_document, text_chars
+from scrapy_denoise.methods.base import render_pieces, text_pieces
 
 PAGE = b"""<html lang="en"><head><title>Title - Site</title>
 <meta property="og:title" content="OG title"><script>var x = 1;</script>
@@ -40,6 +43,32 @@ def test_lines_follow_block_structure_and_keep_tails() -> None:
         "two",
         "outside",
     ]
+
+
+@pytest.mark.parametrize(
+    ("markup", "text"),
+    [
+        (
+            "<span>Sat</span><span>Dec</span> <span>30th</span><span>Ovens</span>",
+            "Sat Dec 30th Ovens",
+        ),
+        ("<a>Anghus</a><a>Brie Larson</a><a>British</a>", "Anghus Brie Larson British"),
+        ("<i>Tuesday</i><b><i>Morning</i></b>", "Tuesday Morning"),
+        # one word split by markup: a drop cap, a suffix, a split at a lower-case letter
+        ("<span>A</span><span>dvertise</span>", "Advertise"),
+        ("<span>9</span><sup>th</sup>", "9th"),
+        ("<span>Governanc</span><span>e</span>", "Governance"),
+        ("<span>T</span><span>He</span>", "THe"),
+        # a tail or the parent's own text between or before: left as written
+        ("<b>Bold</b>Text", "BoldText"),
+        ("<span>Intro<b>Word</b></span>", "IntroWord"),
+        ("<span>NASA</span><span>Launch</span>", "NASALaunch"),
+    ],
+)
+def test_sibling_texts_that_would_run_into_one_word_are_spaced(markup: str, text: str) -> None:
+    doc = load_document(f"<html><body><p>{markup}</p></body></html>")
+    assert doc.text() == text
+    assert render_pieces(text_pieces(doc)) == [text]  # the tree itself holds the space
 
 
 def test_lines_skip_subtrees_but_keep_their_tails() -> None:
