@@ -892,28 +892,30 @@ def _separate_run_on_texts(doc: Document) -> None:
     ``9<sup>th</sup>``, ``Governanc<span>e</span>``), and spacing every such split was
     measured as a loss.
 
-    Measured (2026-11-25) on development pages, default method: 125 pages changed, 48 for
+    Measured (2026-11-25) on development pages, default method: 104 pages changed, 36 for
     the better. One google-trends page went from 0.11 to 0.89 (a tour page whose truth
     separates the dates). On most of the others the separated words are noise (button
-    labels, tag lists) that now makes more false shingles than one glued word did (76
-    pages lost up to 0.018), and one wcxb page lost 0.38: its blocks' token counts, which
-    the classifier reads, moved across the threshold. Per dataset F1 moved 0.0000 to
-    +0.0006, google-trends +0.0073 (that one page). Three dates changed, all to the page's
-    own ("Updated on December 11, 2025" had run into the next element, and a related
-    card's date was taken). Held out, counted once: 50 pages changed, 19 for the better,
-    mean F1 +0.0001 (wcxb +0.0009, dragnet -0.0001). So it is about even on the metric and
-    kept for the text itself, which users read.
+    labels, tag lists) that now makes more false shingles than one glued word did (68
+    pages lost up to 0.018). Per dataset F1 moved 0.0000 to +0.0003, google-trends +0.0073
+    (that one page). Two dates changed, both to the page's own (a date no longer runs into
+    its author's name). Held out, counted once: 41 pages changed, 13 for the better, mean
+    F1 +0.0001 (wcxb +0.0008, dragnet -0.0001). So it is about even on the metric and kept
+    for the text itself, which users read. Spacing across block-level elements too (which
+    start a new line anyway) moved the blocks' character positions, which the classifier
+    reads, and cost one wcxb page 0.38.
     """
     texts, tails, parent, end, nodes = doc.texts, doc.tails, doc.parent, doc.end, doc.nodes
+    tags = doc.tags
     for j in range(2, len(texts)):
         text = texts[j]
-        if not text or not text[0].isupper():
+        if not text or not text[0].isupper() or tags[j] in BLOCK_TAGS:
             continue
         # The text before: step back over j's ancestors without text of their own
         # (``<i>Tuesday</i><b><i>Morning</i></b>``) to the leaf that ends the previous
-        # subtree; an ancestor with text of its own comes first and ends the test.
+        # subtree; an ancestor with text of its own comes first and ends the test. A
+        # block-level element opening or closing between the two breaks the line anyway.
         m = j - 1
-        while m > 0 and end[m] >= j and not texts[m]:
+        while m > 0 and end[m] >= j and not texts[m] and tags[m] not in BLOCK_TAGS:
             m -= 1
         if m <= 0 or end[m] >= j:
             continue
@@ -923,7 +925,7 @@ def _separate_run_on_texts(doc: Document) -> None:
         # between the two: the tails of that leaf and of its ancestors below the nearest
         # one they share with j
         k = m
-        while end[k] < j and not tails[k]:
+        while end[k] < j and not tails[k] and tags[k] not in BLOCK_TAGS:
             k = parent[k]
         if end[k] >= j:
             text = texts[j] = " " + text

@@ -71,6 +71,11 @@ def test_sibling_texts_that_would_run_into_one_word_are_spaced(markup: str, text
     assert render_pieces(text_pieces(doc)) == [text]  # the tree itself holds the space
 
 
+def test_block_elements_are_not_spaced_since_they_break_the_line() -> None:
+    doc = load_document("<html><body><div>Sections</div><h1>Headline</h1></body></html>")
+    assert doc.texts[1:] == ["Sections", "Headline"]
+
+
 def test_lines_skip_subtrees_but_keep_their_tails() -> None:
     doc = load_document(PAGE)
     para = doc.index[doc.root.find(".//p")]
