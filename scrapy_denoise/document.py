@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "Document",
     "HeadInfo",
+    "aria_role",
     "flush_line",
     "load_document",
     "text_chars",
@@ -661,6 +662,13 @@ def _drop_control_text(root: etree._Element) -> tuple[str, ...]:
             # filter's markup length only misses the text itself
             el.text = ""
     return tuple(removed)
+
+
+def aria_role(el: etree._Element) -> str:
+    """The element's ARIA ``role``, trimmed and lower-cased ("" without one): page-filter
+    navigation, bylines and dates in a banner, and the block classifier's asides all read
+    the landmark roles the same way."""
+    return (el.get("role") or "").strip().lower()
 
 
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)

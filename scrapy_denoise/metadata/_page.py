@@ -10,7 +10,7 @@ from typing import Any
 
 from lxml import etree
 
-from ..document import Document, text_chars
+from ..document import Document, aria_role, text_chars
 
 #: lines under the headline searched for an unmarked byline or a written date
 _HEADLINE_LINES = 3
@@ -193,7 +193,7 @@ def inside(
             f"{el.get('class') or ''} {el.get('id') or ''}".lower()
         ):
             return True
-        if roles and (el.get("role") or "").strip().lower() in roles:
+        if roles and aria_role(el) in roles:
             return True
         i = parent[i]
     return False

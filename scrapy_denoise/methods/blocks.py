@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from lxml import etree
 
-from ..document import BLOCK_TAGS, Document, flush_line
+from ..document import BLOCK_TAGS, Document, aria_role, flush_line
 
 __all__ = [
     "CONTEXT_NAMES",
@@ -375,8 +375,7 @@ def _token_mask(token: str) -> int:
 
 
 def _aside_landmark(el: etree._Element) -> bool:
-    role = el.get("role")
-    if role is not None and role.strip().lower() in _ASIDE_ROLES:
+    if aria_role(el) in _ASIDE_ROLES:
         return True
     label = el.get("aria-label")
     return label is not None and label.strip().lower() == _AD_LABEL

@@ -29,7 +29,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
-from ..document import Document
+from ..document import Document, aria_role
 
 __all__ = [
     "MAX_PAGE_LINKS",
@@ -188,10 +188,9 @@ def _in_navigation(i: int, doc: Document, memo: dict[int, bool], most: int) -> b
 def _is_navigation(el: etree._Element, tag: str, small: bool) -> bool:
     if tag in _NAVIGATION_TAGS:
         return True
-    get = el.get
-    role = get("role")
-    if role and role.strip().lower() in _NAVIGATION_ROLES:
+    if aria_role(el) in _NAVIGATION_ROLES:
         return True
+    get = el.get
     if not small:
         return False
     names = " ".join(filter(None, (get("class"), get("id"))))
