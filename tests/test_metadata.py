@@ -351,6 +351,20 @@ def test_a_text_saying_when_the_story_was_posted_dates_it_last() -> None:
     assert _meta(html).published is None
 
 
+def test_a_date_in_the_title_dates_the_page_only_when_the_body_does_not() -> None:
+    # utomo-big9-chaos: CNN's 2005 stories print their day only in the <title> and masthead.
+    html = """<html><head><title>CNN.com - Rita growing weaker, slower - Sep 25, 2005</title>
+    </head><body><h1>Rita growing weaker, slower</h1><p>The storm weakened overnight as it
+    moved inland over Texas and Louisiana, forecasters said on Sunday.</p></body></html>"""
+    assert _meta(html).published == datetime(2005, 9, 25, tzinfo=UTC)
+    # a date the story prints comes first
+    html = html.replace("<p>The storm", "<p>September 24, 2005</p><p>The storm")
+    assert _meta(html).published == datetime(2005, 9, 24, tzinfo=UTC)
+    # a title with a year alone dates nothing
+    html = html.replace("Sep 25, 2005", "2005").replace("<p>September 24, 2005</p>", "")
+    assert _meta(html).published is None
+
+
 def test_names_on_source_lines_of_their_own_are_several_authors() -> None:
     # flink-blog's Hugo theme loops over a post's authors, one per source line: rendered,
     # "May 11, 2022 - Jingsong Lee Jiangjie (Becket) Qin" reads as nobody's byline.

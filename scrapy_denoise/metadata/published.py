@@ -1,6 +1,7 @@
 """The publication date: declared (JSON-LD, meta tags, ``<time>``), in the URL, or printed
 for people (under the headline, in a date-classed element, alone in an element below the
-headline, after "Posted on"), each source only where the ones before found nothing."""
+headline, after "Posted on"), or in the ``<title>``, each source only where the ones before
+found nothing."""
 
 from __future__ import annotations
 
@@ -126,6 +127,8 @@ def find_published(
     if published is None:
         published = _said_published(doc)
     if published is None:
+        published = _title_date(doc)
+    if published is None:
         # a date meta tag written for people ("Sun, 30 Dec 2007 20:29:00 GMT"), last: its
         # value is often when the page was built (tried first, it replaced 31 development
         # dates, ten with a later day than the page's <time>; tried before the dates
@@ -236,6 +239,23 @@ def _standalone_date(doc: Document, head: int) -> datetime | None:
         if tried == _DATE_CANDIDATES:
             break
     return None
+
+
+def _title_date(doc: Document) -> datetime | None:
+    """A date the ``<title>`` carries ("New Orleans shelters to be evacuated - Aug 31,
+    2005", "Blood transfusion ... - 01/18/2001"): news sites of the 2000s wrote the story's
+    day there and printed it nowhere else but in the masthead, where it is not read.
+
+    Read after every date printed in the body, it only fills a gap. Measured 2026-11-25 on
+    the extraction sets' development pages: 16 pages gained a date, each the title's day
+    on reading (CNN's 2005 storm stories, PBS NewsHour interviews, minutes of a meeting),
+    none lost or changed; of the 27 development pages that were dated already and whose
+    title holds a date, 26 were on that day. Development pages whose URL carries a date
+    (URL hidden) 97 -> 99 of 130 on the URL's day; held out, counted once after the choice,
+    40 -> 41 of 61.
+    """
+    title = doc.head.title
+    return find_written_date(title) if title else None
 
 
 def _said_published(doc: Document) -> datetime | None:
