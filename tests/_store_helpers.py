@@ -3,41 +3,25 @@ functions that ``multiprocessing`` (spawn) children import by module name."""
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from multiprocessing.connection import Connection as Pipe
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store, VerdictCount
+from scrapy_denoise.store.scratch import scratch_database
 
 if TYPE_CHECKING:
     from scrapy_denoise.learning import SiteLearner
 
 
-@contextmanager
-def fresh_postgres_database(admin_url: str) -> Iterator[str]:
+def fresh_postgres_database(admin_url: str) -> AbstractContextManager[str]:
     """A new, empty database on the test server, dropped afterwards: parallel test runs
     (and the other helpers' tests) never share tables."""
-    admin = make_url(admin_url)
-    name = f"denoise_test_{os.getpid()}_{secrets.token_hex(4)}"
-    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            yield admin.set(database=name).render_as_string(hide_password=False)
-        finally:
-            with engine.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
+    return scratch_database(admin_url, "denoise_test")
 
 
 # -- concurrency ----------------------------------------------------------------------

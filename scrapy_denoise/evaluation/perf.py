@@ -35,7 +35,6 @@ import multiprocessing
 import os
 import random
 import resource
-import secrets
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ..encoding import decode
+from ..store.scratch import scratch_database
 from .datasets import Split, extraction_zips, iter_pages, site_zip
 
 __all__ = [
@@ -364,28 +364,6 @@ def _sqlite_url() -> Iterator[str]:
         yield f"sqlite:///{tmp}/store.sqlite3"
 
 
-@contextlib.contextmanager
-def _fresh_postgres(admin_url: str) -> Iterator[str]:
-    """A new database on the server, dropped afterwards: the benchmark never writes into
-    an existing one."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    admin = make_url(admin_url)
-    name = f"denoise_perf_{os.getpid()}_{secrets.token_hex(4)}"
-    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            yield admin.set(database=name).render_as_string(hide_password=False)
-        finally:
-            with engine.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
-
-
 def format_store(rates: Sequence[StoreRates], notes: Sequence[str] = ()) -> str:
     lines = [
         "| backend | article inserts/s | unchanged re-upserts/s | updates/s | "
@@ -636,7 +614,7 @@ def perf_benchmark(
     postgres_url = postgres_url or os.environ.get("DENOISE_TEST_POSTGRES_URL")
     if postgres_url:
         try:
-            with _fresh_postgres(postgres_url) as url:
+            with scratch_database(postgres_url, "denoise_perf") as url:
                 rates.append(store_throughput(url, "PostgreSQL"))
         except Exception as exc:  # a missing server is a gap in the table, not a crash
             notes.append(f"PostgreSQL skipped: {type(exc).__name__}: {str(exc)[:200]}")
