@@ -365,6 +365,22 @@ def test_a_date_in_the_title_dates_the_page_only_when_the_body_does_not() -> Non
     assert _meta(html).published is None
 
 
+def test_a_logo_h1_linking_home_is_not_the_headline_though_longer() -> None:
+    # l3s-gn1: the site's name, in an <h1> logo, is longer than the story's headline and
+    # both are in the <title>.
+    html = """<html><head><title>The Final Chapter? - 1/21/2008 - Broadcasting & Cable</title>
+    </head><body><div id="logo"><h1><a href="/">Broadcasting &amp; Cable</a></h1></div>
+    <h1>The Final Chapter?</h1><p>If you want to know when the strike ends, look at the
+    talks.</p><h1>ALSO BY THIS AUTHOR...</h1></body></html>"""
+    assert _meta(html).title == "The Final Chapter?"
+    # a headline that links to its own post (a permalink) is no logo, and a logo may
+    # link to the home page by its full URL
+    html = html.replace(
+        "<h1>The Final Chapter?</h1>", '<h1><a href="/2008/01/final">The Final Chapter?</a></h1>'
+    ).replace('<a href="/">', '<a href="https://www.broadcastingcable.com">')
+    assert _meta(html).title == "The Final Chapter?"
+
+
 def test_names_on_source_lines_of_their_own_are_several_authors() -> None:
     # flink-blog's Hugo theme loops over a post's authors, one per source line: rendered,
     # "May 11, 2022 - Jingsong Lee Jiangjie (Becket) Qin" reads as nobody's byline.

@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..document import Document, text_chars
 from ._page import node_text, text_of
@@ -15,6 +16,7 @@ __all__ = ["declared_title", "heading_or_title"]
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|\s*_\s*")
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 _SEPARATOR_AT_END = re.compile(r"(?:\s+[|\-–—:·•»]|_)\s*$")
+_HOME_PATHS = frozenset({"", "/", "/index.html", "/index.php"})
 
 
 def _clean_title(
@@ -72,7 +74,12 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
     section of the post (zjuvai-blog's "总结" under a post title in a ``<div>``; 6 of its
     457 titles, wcxb development titles 683 -> 688 of 960, held out unchanged). Several
     ``<h1>`` that the ``<title>`` does not contain are a theme's section headings
-    ("Summary", an anchor "#" on zjuvai-blog, whose post titles sit in a ``<div>``)."""
+    ("Summary", an anchor "#" on zjuvai-blog, whose post titles sit in a ``<div>``).
+
+    Of several ``<h1>`` that the ``<title>`` holds, a logo linking to the home page is
+    passed over: Broadcasting & Cable's name is longer than its headlines (2026-11-25:
+    one development page changed, to its headline; held out and on the sites' and wcxb's
+    title tables, nothing)."""
     headings = [text for _, text in h1s if text]
     head_title = " ".join((doc.head.title or "").split())
     if headings and not head_title:
@@ -90,8 +97,11 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
         ):
             return shown
         return headings[0]
-    # the longest: a logo's <h1> holds the site's name, which the <title> holds too
-    agreed = max((h for h in headings if len(h) > 1 and h in head_title), key=len, default=None)
+    # the longest, for a logo's <h1> holds the site's name, which the <title> holds too;
+    # unless the name is the longer: then the logo is known by its link to the home page
+    in_title = [(i, h) for i, h in h1s if len(h) > 1 and h in head_title]
+    stories = [h for i, h in in_title if not _home_link(doc, i)]
+    agreed = max(stories or [h for _, h in in_title], key=len, default=None)
     if agreed:
         return agreed
     cleaned = (
@@ -143,6 +153,17 @@ def declared_title(
         if folded.endswith(head) and _SEPARATOR_AT_END.search(title[: -len(heading)]):
             return heading
     return title
+
+
+def _home_link(doc: Document, i: int) -> bool:
+    """Is ``<h1>`` node ``i`` a logo: all its text a link to the site's home page?"""
+    h1 = doc.nodes[i]
+    links = [a for a in h1.iter("a") if a.get("href")]
+    if len(links) != 1 or doc.link_text_len[i] < doc.text_len[i]:
+        return False
+    href = links[0].get("href", "").strip()
+    # "#..." is this page, not the home page
+    return not href.startswith("#") and urlsplit(href).path in _HOME_PATHS
 
 
 def _unlinked_element_says(doc: Document, text: str) -> bool:
