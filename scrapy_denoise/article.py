@@ -38,6 +38,10 @@ class Article:
     #: by line statistics (for reports and stats)
     removed_templates: int = 0
     removed_lines: int = 0
+    #: the URL this page's article was met under first, when this page is that article
+    #: again under another address (same site, ``<title>`` and text); only with a site
+    #: store, which remembers what it met
+    duplicate_of: str | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
     @property

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .article import Article
 from .dates import url_date
-from .document import Document, load_document
+from .document import Document, load_document, text_chars
 from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
@@ -38,6 +38,8 @@ logger = logging.getLogger(__name__)
 #: date, links from content to URLs with a date) before the ``navigation_page`` rule
 #: judges its pages (see :meth:`Denoiser.classify_document`)
 _MIN_DATED = 3
+#: non-blank characters of extracted text below which a page is never a duplicate
+DUPLICATE_MIN_CHARS = 100
 
 
 class Denoiser:
@@ -206,11 +208,12 @@ class Denoiser:
         if verdict is None:
             verdict = self.classify_document(doc)
         learn = learn and not (opts.skip_noise_pages and verdict.is_noise)
-        count = learn and self._first_visit(doc.url)
         site = learner.site_key(doc.url) if learner else ""
         meta = extract_metadata(doc)
-        units = self._template_units(doc, site, count)
         extraction = self._method.extract(doc)
+        duplicate_of = self._duplicate_of(doc, site, extraction.lines, verdict)
+        count = learn and duplicate_of is None and self._first_visit(doc.url)
+        units = self._template_units(doc, site, count)
         lines = _without_templates(extraction.lines, units)
         removed_templates = len(extraction.lines) - len(lines)
         lines = without_rule_lines(lines)
@@ -235,6 +238,7 @@ class Denoiser:
             warnings=doc.warnings,
             removed_templates=removed_templates,
             removed_lines=removed_lines,
+            duplicate_of=duplicate_of,
         )
 
     def learn(
@@ -247,9 +251,10 @@ class Denoiser:
         if learner is None or (self.options.skip_noise_pages and verdict.is_noise):
             return verdict
         site = learner.site_key(url)
-        count = self._first_visit(url)
+        extracted = self._method.extract(doc).lines
+        count = self._duplicate_of(doc, site, extracted, verdict) is None and self._first_visit(url)
         units = self._template_units(doc, site, count)
-        lines = without_rule_lines(_without_templates(self._method.extract(doc).lines, units))
+        lines = without_rule_lines(_without_templates(extracted, units))
         if self.options.line_stats:
             lines = learner.filter_lines(site, lines, learn=count)
         learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))
@@ -265,6 +270,29 @@ class Denoiser:
         if count:
             learner.learn_templates(site, units)
         return learner.match_templates(site, units)
+
+    def _duplicate_of(
+        self, doc: Document, site: str, lines: list[str], verdict: PageVerdict
+    ) -> str | None:
+        """The URL under which this process met the same article page first: the same
+        ``<title>`` and the same extracted text (before site learning, which a second copy
+        would change), on the same site, under another URL.
+
+        Sites serve one article under many addresses (WordPress's ``?replytocom=`` link
+        under every comment, tracking parameters, ``/post/`` beside
+        ``/post/index.html``). Learned from twice, its lines would count as recurring on
+        the site, and line statistics would cut them from the copy; stored twice, it
+        would be two rows. Noise pages and pages with less than
+        :data:`DUPLICATE_MIN_CHARS` characters of text are never duplicates: an empty
+        extraction is no identity.
+        """
+        learner = self._learner
+        if learner is None or not doc.url or verdict.is_noise:
+            return None
+        text = "\n".join(lines)
+        if text_chars(text) < DUPLICATE_MIN_CHARS:
+            return None
+        return learner.first_url(site, f"{doc.head.title or ''}\n{text}", doc.url)
 
     def _first_visit(self, url: str) -> bool:
         """Does this visit of ``url`` count towards its site's templates and line counts?

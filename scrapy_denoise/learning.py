@@ -22,9 +22,10 @@ never splits a page.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -57,6 +58,11 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _OWNER_CHARS = 200  # template_batches.owner
 # Page-history reads cached between flushes; bounded for runs that classify but never learn.
 _READ_CACHE_MAX = 10_000
+# Contents remembered for spotting one article under a second URL. Bounded, so a crawl of
+# millions of pages keeps a constant footprint (about 150 bytes an entry): the variants of
+# a URL (``?replytocom=``, ``?utm_source=``, ``/index.html``) are mostly links on the page
+# itself, met soon after it.
+_CONTENTS_MAX = 100_000
 
 
 @dataclass(slots=True)
@@ -106,6 +112,8 @@ class SiteLearner:
         # this process's memory only (see .page.links)
         self._links = LinkIndex()
         self._dated: Counter[str] = Counter()
+        # digest of (site, content) -> the first URL it was met under, oldest first
+        self._contents: OrderedDict[bytes, str] = OrderedDict()
         # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
@@ -152,6 +160,26 @@ class SiteLearner:
                 if every and stats.pages_processed % every == 0:
                     stats.prune()
             return kept
+
+    # -- duplicates -----------------------------------------------------------------------
+
+    def first_url(self, site: str, content: str, url: str) -> str | None:
+        """The URL this process first met ``content`` under on ``site``, when that is not
+        ``url``: the page is that page again under another address. None otherwise, and
+        ``url`` is remembered as the content's first. This process's memory only, like the
+        links (see :meth:`record_links`)."""
+        key = hashlib.md5(
+            f"{site}\n{content}".encode("utf-8", "surrogatepass"), usedforsecurity=False
+        ).digest()
+        with self._lock:
+            first = self._contents.get(key)
+            if first is None:
+                self._contents[key] = url
+                if len(self._contents) > _CONTENTS_MAX:
+                    self._contents.popitem(last=False)
+                return None
+            self._contents.move_to_end(key)
+            return None if first == url else first
 
     # -- page fingerprints --------------------------------------------------------------
 

@@ -115,6 +115,48 @@ def test_a_page_seen_again_is_not_counted_again(tmp_path: Path) -> None:
     assert history is not None and history.visits == 4 and history.changes == 0
 
 
+def test_an_article_under_a_second_url_is_a_duplicate_and_teaches_nothing() -> None:
+    url = "https://news.example/2024/05/06/storm.html"
+    with Denoiser() as d:
+        first = d.extract(ARTICLE, url)
+        copy = d.extract(ARTICLE, url + "?replytocom=12")
+        again = d.extract(ARTICLE, url)
+        other = d.extract(ARTICLE.replace("Storm hits coast", "Storm leaves coast"), url + "2")
+        assert d.learner is not None
+        history = d.learner.page_history(url + "?replytocom=12")
+    assert first.duplicate_of is None and again.duplicate_of is None
+    assert copy.duplicate_of == url
+    assert other.duplicate_of is None  # another <title>: another article
+    # Not counted again: on a one-page site a line counted twice is noise, and the copy
+    # would have lost its whole text to line statistics.
+    assert copy.text == first.text and "powerful storm hit the coast" in copy.text
+    assert history is not None and history.visits == 1  # its own fingerprint is kept
+    # without a site store nothing is remembered, so nothing is a duplicate
+    with Denoiser(store=False) as d:
+        d.extract(ARTICLE, url)
+        assert d.extract(ARTICLE, url + "?replytocom=12").duplicate_of is None
+
+
+def test_a_short_or_noise_page_under_a_second_url_is_no_duplicate() -> None:
+    short = (
+        "<html><head><title>Gallery</title></head><body><p>Photos of the storm.</p></body></html>"
+    )
+    with Denoiser(options=DenoiseOptions(rules=PageRules(min_text_chars=None))) as d:
+        d.extract(short, "https://news.example/gallery/1")
+        assert d.extract(short, "https://news.example/gallery/2").duplicate_of is None
+        d.extract(_index(1), "https://news.example/tag/storm/")
+        assert d.extract(_index(1), "https://news.example/tag/storm/page/1/").duplicate_of is None
+
+
+def test_learn_skips_an_article_met_under_another_url() -> None:
+    url = "https://news.example/2024/05/06/storm.html"
+    with Denoiser() as d:
+        d.learn(ARTICLE, url)
+        d.learn(ARTICLE, url + "?utm_source=feed")
+        # had the copy been counted, every line would be on 2 of 2 pages: noise
+        assert "powerful storm hit the coast" in d.extract(ARTICLE, url, learn=False).text
+
+
 def test_every_verdict_is_counted_once_per_site_in_the_store(tmp_path: Path) -> None:
     from scrapy_denoise.store import Store, VerdictCount, score_bucket
 

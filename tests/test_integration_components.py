@@ -722,6 +722,39 @@ def test_pipeline_drops_short_text_with_stat() -> None:
     assert "body" not in item  # never logged with the raw page
 
 
+def test_pipeline_drops_an_article_met_before_under_another_url() -> None:
+    def crawl(**settings: Any) -> tuple[list[str], Any]:
+        crawler = crawler_for(**settings)
+        pipeline = DenoisePipeline.from_crawler(crawler)
+        outcomes: list[str] = []
+
+        async def main() -> None:
+            try:
+                for url in (ARTICLE_URL, f"{ARTICLE_URL}?replytocom=7", ARTICLE_URL):
+                    try:
+                        await pipeline.process_item(page_item(html_response(url)))
+                        outcomes.append("kept")
+                    except DropItem as exc:
+                        outcomes.append(str(exc))
+            finally:
+                await close(crawler)
+
+        run(main)
+        return outcomes, crawler.stats
+
+    outcomes, stats = crawl()
+    # the same URL again is the same page (the store updates its row), not a duplicate
+    assert outcomes == [
+        "kept",
+        f"same article as {ARTICLE_URL}: {ARTICLE_URL}?replytocom=7",
+        "kept",
+    ]
+    assert stats.get_value("denoise/items/dropped_duplicate") == 1
+    outcomes, stats = crawl(DENOISE_DROP_DUPLICATES=False)
+    assert outcomes == ["kept"] * 3
+    assert stats.get_value("denoise/items/dropped_duplicate") is None
+
+
 def test_pipeline_min_text_chars_setting() -> None:
     with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS=100000"):
         _extract(page_item(html_response()), DENOISE_MIN_TEXT_CHARS=100_000)

@@ -10,8 +10,10 @@ article, not a page. Items that carry no body are not page items and pass untouc
 the pipeline can sit in a project whose spiders yield other items too.
 
 Items are dropped (``DropItem``, each with a stat) when the page is a noise page (the page
-filter ran but the item filter did not), when the extracted text is shorter than
-``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the page; the crawl goes on either way.
+filter ran but the item filter did not), when it is an article met before under another URL
+of its site (``Article.duplicate_of``; ``DENOISE_DROP_DUPLICATES``), when the extracted
+text is shorter than ``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the page; the
+crawl goes on either way.
 
 ``StorePipeline`` upserts every item that has a URL and a text into the ``articles`` table,
 keyed by URL: new URLs are inserted, changed content is rewritten, the rest is counted as
@@ -129,6 +131,7 @@ class DenoisePipeline:
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.min_text_chars = config.min_text_chars
+        self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
 
     @classmethod
@@ -162,6 +165,9 @@ class DenoisePipeline:
             raise _drop(f"extraction failed on {url}: {exc!r}", "DEBUG") from exc
         if verdict is None and article.verdict is not None and article.verdict.is_noise:
             raise self._drop_noise(url, article.verdict)
+        if article.duplicate_of is not None and self.drop_duplicates:
+            self.stats.inc_value("denoise/items/dropped_duplicate")
+            raise _drop(f"same article as {article.duplicate_of}: {url}", "INFO")
         self._fill(adapter, article, verdict is None)
         if article.warnings:
             for warning in article.warnings:

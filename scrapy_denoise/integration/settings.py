@@ -307,6 +307,16 @@ class DenoiseConfig:
             "int",
         ),
     )
+    drop_duplicates: bool = field(
+        default=True,
+        metadata=_doc(
+            "Drop (``DropItem``, stat ``denoise/items/dropped_duplicate``) an article page "
+            "met before under another URL of its site (same ``<title>`` and extracted "
+            "text: ``?replytocom=``, tracking parameters, ``/index.html``), so each article "
+            "is one row. Needs the site store; each crawler process remembers its own pages.",
+            "bool",
+        ),
+    )
     store_batch: int = field(
         default=50,
         metadata=_doc("Articles written to the database per batch (one transaction).", "int"),
