@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -58,11 +58,11 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _OWNER_CHARS = 200  # template_batches.owner
 # Page-history reads cached between flushes; bounded for runs that classify but never learn.
 _READ_CACHE_MAX = 10_000
-# Contents remembered for spotting one article under a second URL. Bounded, so a crawl of
-# millions of pages keeps a constant footprint (about 150 bytes an entry): the variants of
-# a URL (``?replytocom=``, ``?utm_source=``, ``/index.html``) are mostly links on the page
-# itself, met soon after it.
-_CONTENTS_MAX = 100_000
+# Article pages remembered for spotting one article under a second URL, oldest forgotten
+# first: at most about 4 MB (20,000 entries of 80-character URLs), whatever the crawl's
+# length. The variants of a URL (``?replytocom=``, ``?utm_source=``, ``/index.html``) are
+# mostly links on the page itself, met soon after it.
+_CONTENTS_MAX = 20_000
 
 
 @dataclass(slots=True)
@@ -113,7 +113,7 @@ class SiteLearner:
         self._links = LinkIndex()
         self._dated: Counter[str] = Counter()
         # digest of (site, content) -> the first URL it was met under, oldest first
-        self._contents: OrderedDict[bytes, str] = OrderedDict()
+        self._contents: dict[bytes, str] = {}
         # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
@@ -172,13 +172,13 @@ class SiteLearner:
             f"{site}\n{content}".encode("utf-8", "surrogatepass"), usedforsecurity=False
         ).digest()
         with self._lock:
-            first = self._contents.get(key)
+            contents = self._contents
+            first = contents.get(key)
             if first is None:
-                self._contents[key] = url
-                if len(self._contents) > _CONTENTS_MAX:
-                    self._contents.popitem(last=False)
+                contents[key] = url
+                if len(contents) > _CONTENTS_MAX:
+                    del contents[next(iter(contents))]
                 return None
-            self._contents.move_to_end(key)
             return None if first == url else first
 
     # -- page fingerprints --------------------------------------------------------------

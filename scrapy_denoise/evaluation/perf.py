@@ -18,10 +18,11 @@
    second (each delta is what one site's 50-page flush writes), into a SQLite file and, when
    a URL is given, into a fresh PostgreSQL database created and dropped for the run.
 3. **Memory over a long replay.** The pages of a shared site are replayed from raw bytes
-   through ``Denoiser(store="sqlite:///...").extract`` with varied URLs (``?v=N`` on every
-   pass after the first), printing RSS, the SQLite file size and the row counts of
-   ``line_stats``, ``templates`` and ``page_fingerprints`` at checkpoints: after warm-up RSS
-   must stay flat, while fingerprints grow by one row per new URL by design.
+   through ``Denoiser(store="sqlite:///...").extract`` with varied URLs and titles
+   (``?v=N`` and ``N`` on every pass after the first), printing RSS, the SQLite file size
+   and the row counts of ``line_stats``, ``templates`` and ``page_fingerprints`` at
+   checkpoints: after warm-up RSS must stay flat, while fingerprints grow by one row per
+   new URL by design.
 
 Targets (from the "scale out and hold up" issue): default chain <= 0.5x trafilatura's CPU
 per page and <= 4x lxml parsing; flat memory after warm-up.
@@ -34,6 +35,7 @@ import gc
 import multiprocessing
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
@@ -431,6 +433,9 @@ def _peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
+_TITLE = re.compile(rb"<title[^>]*>", re.I)
+
+
 def _site_pages(name: str) -> list[tuple[str, bytes]]:
     """(path, raw bytes) of every HTML page of a shared site."""
     from .datasets import iter_site_pages
@@ -498,7 +503,13 @@ def replay_memory(
             for n in range(1, pages + 1):
                 path, body = site_pages[(n - 1) % len(site_pages)]
                 round_ = (n - 1) // len(site_pages)
-                page_url = base + path + (f"?v={round_}" if round_ else "")
+                page_url = base + path
+                if round_:
+                    # a new URL and a new <title>: new pages to learn from, as in a long
+                    # crawl, not copies of the first pass (which the denoiser would know
+                    # as duplicates and learn nothing from)
+                    page_url += f"?v={round_}"
+                    body = _TITLE.sub(rb"\g<0>%d " % round_, body, count=1)
                 denoiser.extract(body, page_url, {"Content-Type": "text/html"})
                 if n in marks:
                     now, cpu = time.perf_counter(), time.process_time()
@@ -572,8 +583,11 @@ def format_replay(site: str, site_size: int, marks: Sequence[Checkpoint]) -> str
     )
     lines.append(
         f"- {site}: {site_size} pages replayed from raw bytes in order, pass k > 0 with "
-        "`?v=k` appended to every URL (new URLs, same content): page_fingerprints grows by "
-        "one row per new URL by design; line_stats and templates must not grow with passes."
+        "`?v=k` appended to every URL and `k` to every `<title>` (new pages with the same "
+        "text, so that they are learned from, not known as duplicates): page_fingerprints "
+        "grows by one row per new URL by design, and the memory of article pages met (for "
+        "duplicates) up to its 20,000 entries; line_stats and templates must not grow with "
+        "passes."
     )
     return "\n".join(lines) + "\n"
 
