@@ -7,13 +7,13 @@ shingle-metric text F1 of the stored articles against their ground truth.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from scrapy_denoise.evaluation.metrics import (  # noqa: E402
     lcs_prf,
     page_counts,
 )
+from scrapy_denoise.store.scratch import scratch_database  # noqa: E402
 
 __all__ = [
     "CrawlRun",
@@ -197,25 +198,10 @@ def score(
     return scores
 
 
-@contextlib.contextmanager
-def postgres_database(server_url: str) -> Iterator[str]:
+def postgres_database(server_url: str) -> AbstractContextManager[str]:
     """A fresh, empty database on the test server, dropped afterwards.
 
     Crawls get a database of their own so that they neither see nor disturb what other
     tests keep in the shared test database.
     """
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    name = f"denoise_e2e_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    return scratch_database(server_url, "denoise_e2e")
