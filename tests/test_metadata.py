@@ -363,6 +363,9 @@ def test_a_date_in_the_title_dates_the_page_only_when_the_body_does_not() -> Non
     # a title with a year alone dates nothing
     html = html.replace("Sep 25, 2005", "2005").replace("<p>September 24, 2005</p>", "")
     assert _meta(html).published is None
+    # nor does a "title" of thousands of characters (markup gone wrong)
+    html = html.replace("- 2005</title>", "- " + "word " * 200 + "Sep 25, 2005</title>")
+    assert _meta(html).published is None
 
 
 def test_a_logo_h1_linking_home_is_not_the_headline_though_longer() -> None:
