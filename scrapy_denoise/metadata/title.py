@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..document import Document, text_chars
+from ..page.rules import is_root_path
 from ._page import node_text, text_of
 
 __all__ = ["declared_title", "heading_or_title"]
@@ -16,7 +17,6 @@ __all__ = ["declared_title", "heading_or_title"]
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|\s*_\s*")
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 _SEPARATOR_AT_END = re.compile(r"(?:\s+[|\-–—:·•»]|_)\s*$")
-_HOME_PATHS = frozenset({"", "/", "/index.html", "/index.php"})
 
 
 def _clean_title(
@@ -163,7 +163,7 @@ def _home_link(doc: Document, i: int) -> bool:
         return False
     href = links[0].get("href", "").strip()
     # "#..." is this page, not the home page
-    return not href.startswith("#") and urlsplit(href).path in _HOME_PATHS
+    return not href.startswith("#") and is_root_path(urlsplit(href).path)
 
 
 def _unlinked_element_says(doc: Document, text: str) -> bool:

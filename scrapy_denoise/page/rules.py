@@ -28,6 +28,7 @@ __all__ = [
     "PageHistory",
     "PageRules",
     "apply_rules",
+    "is_root_path",
 ]
 
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
@@ -146,6 +147,13 @@ class PageRules:
         if not parts:
             return None
         return re.compile("|".join(parts), re.I)
+
+
+def is_root_path(path: str) -> bool:
+    """Is a URL path the site's root: empty, ``/`` or an index file there
+    (``/index.html``, ``/default.aspx``)? A logo links there (see
+    :func:`~scrapy_denoise.metadata.title.heading_or_title`)."""
+    return not _INDEX_FILE.sub("/", path).strip("/")
 
 
 def url_match_target(url: str) -> str:
