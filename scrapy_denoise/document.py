@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import lxml.etree as etree
 
@@ -213,7 +214,7 @@ class Document:
     head: HeadInfo
     encoding: str
     #: problems met while loading: ``truncated``, ``binary``, ``empty``, ``undecodable``,
-    #: ``unclosed_title``, ``deep_nesting``
+    #: ``unclosed_title``, ``deep_nesting``, ``invalid_url`` (the URL is dropped: ``""``)
     warnings: tuple[str, ...] = ()
     nodes: list[etree._Element] = field(default_factory=list)
     parent: list[int] = field(default_factory=list)
@@ -584,6 +585,11 @@ def load_document(
     unbounded too. Bytes alone do not bound it: ``<p>x</p>`` is an element per 8 bytes.
     """
     warnings: list[str] = []
+    if url and not _parsable_url(url):
+        # Every URL-based step (site key, URL rules, links, dates in the path) would have
+        # to guard against it; without a URL the page is still read as a page.
+        url = ""
+        warnings.append("invalid_url")
     encoding = "utf-8"
     if isinstance(body, str):
         if len(body) > max_bytes:
@@ -639,6 +645,16 @@ def load_document(
     control_text = _drop_control_text(root)
     # Entities for unicode text the parser left as C1 controls and presentation forms.
     return _finish(url, root, head, encoding, warnings, control_text)
+
+
+def _parsable_url(url: str) -> bool:
+    """Does ``urlsplit`` accept ``url``? It raises on a bracketed host left open
+    (``http://[::1``), as a typo in a user's input or a link can."""
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
 
 
 def _drop_control_text(root: etree._Element) -> tuple[str, ...]:
@@ -760,8 +776,7 @@ def _open_noscript_page(root: etree._Element) -> None:
     """
     if root.find(".//noscript/*") is None:
         return  # no noscript with elements in it: the common case, one scan in C
-    # the outermost ones only: nested noscripts would be counted twice
-    noscripts = _OUTER_NOSCRIPTS(root)
+    noscripts = _outer_noscripts(root)
     body = root.find("body")
     if body is None:
         return
@@ -771,7 +786,26 @@ def _open_noscript_page(root: etree._Element) -> None:
     etree.strip_tags(root, "noscript")
 
 
-_OUTER_NOSCRIPTS = etree.XPath("//noscript[* and not(ancestor::noscript)]")
+def _outer_noscripts(root: etree._Element) -> list[etree._Element]:
+    """The ``<noscript>`` elements with element children and no ``<noscript>`` around them
+    (nested ones would be counted twice).
+
+    A walk rather than the XPath ``//noscript[* and not(ancestor::noscript)]``, whose
+    ancestor test is quadratic in the nesting: 1,600 unclosed ``<noscript>`` tags in a
+    31 kB page took libxml2 2.7 s. Each outer one's subtree is walked once to mark the
+    ones inside it, and those subtrees are disjoint, so the walk is linear.
+    """
+    outer: list[etree._Element] = []
+    nested: set[etree._Element] = set()
+    for el in root.iter("noscript"):
+        if el in nested:
+            continue
+        nested.update(el.iter("noscript"))
+        if next(el.iterchildren(etree.Element), None) is not None:
+            outer.append(el)
+    return outer
+
+
 #: text that is never shown, wherever it sits: not counted by :func:`_open_noscript_page`,
 #: which runs before these elements are dropped
 _INVISIBLE = frozenset({"script", "style", "template", "head", "svg"})

@@ -238,6 +238,27 @@ def test_a_small_noscript_is_dropped() -> None:
     assert "enable JavaScript" not in doc.text()
 
 
+def test_nested_noscripts_are_counted_once() -> None:
+    """700 characters in a noscript inside a noscript, beside 1,000 visible ones: counted
+    once, the noscripts hold less than half of the page's text and stay closed (counted
+    twice, 1,400 would have opened them)."""
+    visible = "<p>" + "v" * 1000 + "</p>"
+    hidden = "<noscript><div><noscript><p>" + "n" * 700 + "</p></noscript></div></noscript>"
+    doc = load_document(f"<html><body>{visible}{hidden}</body></html>")
+    assert "v" * 1000 in doc.text() and "n" * 700 not in doc.text()
+    opened = load_document(
+        f"<html><body><p>Loading...</p><noscript>{hidden}<p>{'m' * 300}</p></noscript>"
+        "</body></html>"
+    )
+    assert "n" * 700 in opened.text() and "m" * 300 in opened.text()
+
+
+def test_an_unparsable_url_is_dropped_with_a_warning() -> None:
+    doc = load_document(f"<html><body>{_ARTICLE}</body></html>", "http://[::1/news/a.html")
+    assert doc.url == "" and "invalid_url" in doc.warnings
+    assert "Storm closes" in doc.text()
+
+
 def test_form_controls_stay_but_their_text_goes() -> None:
     doc = load_document(
         "<html><body><div><p>The story.</p><form>Country: <select><option>Albania</option>"
