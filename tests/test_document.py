@@ -203,6 +203,27 @@ def test_a_hidden_veil_over_the_whole_page_stays() -> None:
     assert "Sign in to continue" not in text  # hidden inside the veil: still hidden
 
 
+def test_hidden_elements_inside_a_removed_one_do_not_use_up_the_veil_probes() -> None:
+    """A hidden menu of 20 nested hidden levels is one removal: the veil after it is still
+    weighed (counted level by level, the menu used up the 16 probes and the page was
+    removed as if it were a hidden widget)."""
+    menu = "<ul hidden><li>Menu</li>" + "<li hidden>Sub" * 20 + "</li>" * 20 + "</ul>"
+    doc = load_document(
+        f'<html><body>{menu}<div style="visibility:hidden">{_ARTICLE}</div></body></html>'
+    )
+    assert "Storm closes the coastal road" in doc.text() and "Sub" not in doc.text()
+
+
+def test_tails_of_many_removed_siblings_keep_their_order() -> None:
+    doc = load_document(
+        "<html><body><p>Start "
+        + "".join(f'<br hidden>t{k} <img style="display:none">i{k} ' for k in range(50))
+        + "end.</p></body></html>"
+    )
+    expected = " ".join(f"t{k} i{k}" for k in range(50))
+    assert " ".join(doc.text().split()) == f"Start {expected} end."
+
+
 def test_a_hidden_element_with_most_but_not_all_the_text_goes() -> None:
     # a hidden cookie-vendor list or lightbox can outweigh the article, but not erase it
     page = f"<html><body><article>{_ARTICLE}</article><div style='display:none'>"

@@ -204,6 +204,10 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
     "deep-noscripts": lambda: (
         b"<html><body>" + (b"<noscript><p>" + b"z" * 250) * 50_000 + b"</body></html>"
     ),
+    # each removed one's tail appended to the text gathered so far: 10 s for 20,000
+    "hidden-void-siblings": lambda: (
+        b"<html><body><p>" + b"<br hidden>Jane Roe, Jan 2, 2024 " * 30_000 + _PARA.encode()
+    ),
     # nested just under the parser's depth limit: finding the outermost ones by an XPath
     # ancestor test took 14 s
     "nested-noscripts": lambda: b"<html><body>" + b"<noscript>" * 2000 + _PARA.encode(),
