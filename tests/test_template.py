@@ -176,6 +176,26 @@ def test_a_unit_counts_at_most_once_per_page() -> None:
     assert batch.learn(page_units(load_document("<body><p>else</p></body>"))) == []
 
 
+def test_a_long_page_adds_only_the_units_at_its_two_ends() -> None:
+    """A page of 1,000 paragraphs adds its first and last 300 to the batch (max_units 600):
+    the chrome at both ends is learned, the middle of a very long article is not."""
+    rng = random.Random(0)
+    paragraphs = ["".join(rng.choices(string.ascii_lowercase, k=40)) for _ in range(1000)]
+    body = "".join(f"<p>{text}</p>" for text in paragraphs)
+    units = page_units(load_document(f"<body>{NAV}{body}{FOOTER}</body>"))
+    batch = TemplateBatch(PARAMS)
+    batch.learn(units)
+    texts = [e.text for e in batch.index.entries]
+    assert len(texts) == 600
+    assert "Home" in texts and "Copyright 2024 Example Daily. All rights reserved." in texts
+    # units: the two menu items, the 1,000 paragraphs, the footer
+    assert paragraphs[297] in texts and paragraphs[298] not in texts
+    assert paragraphs[700] not in texts and paragraphs[701] in texts
+    everything = TemplateBatch(TemplateParams(max_units=None))
+    everything.learn(units)
+    assert len(everything.index.entries) == len(units) == 1003
+
+
 def test_same_text_under_another_tag_is_another_entry() -> None:
     batch = TemplateBatch(TemplateParams(batch_pages=3, min_frequency=3))
     for tag in ("p", "li", "p"):
