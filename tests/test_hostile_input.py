@@ -208,6 +208,11 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
     "hidden-void-siblings": lambda: (
         b"<html><body><p>" + b"<br hidden>Jane Roe, Jan 2, 2024 " * 30_000 + _PARA.encode()
     ),
+    # unclosed <time> elements, each wrapping the rest of the page: each one's text was
+    # read for a date (30 s)
+    "nested-time-elements": lambda: (
+        b"<html><body><h1>Plan</h1>" + (b"<time>" + _PARA.encode() * 8) * 1900
+    ),
     # nested just under the parser's depth limit: finding the outermost ones by an XPath
     # ancestor test took 14 s
     "nested-noscripts": lambda: b"<html><body>" + b"<noscript>" * 2000 + _PARA.encode(),

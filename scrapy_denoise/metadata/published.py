@@ -94,7 +94,11 @@ _SAID_MAX = 200
 _SAID_STARTS = frozenset({"publ", "post", "firs"})
 #: longest ``<title>`` read for a date (:func:`_title_date`)
 _TITLE_DATE_MAX = 500
-#: date-classed elements read before giving up (a page of 100,000 "date" spans took
+#: longest text (non-blank characters) of a ``<time>`` without ``datetime`` read for a date:
+#: a date and a time, spelled out. An unclosed ``<time>`` wraps the rest of the page, and
+#: 1,900 nested ones made every one's text a read of the page's (2.7 s)
+_TIME_TEXT_MAX = 100
+#: date-classed elements (and ``<time>`` elements) read before giving up (a page of 100,000 "date" spans took
 #: 0.6 s to read whole)
 _DATE_CANDIDATES = 50
 
@@ -117,8 +121,13 @@ def find_published(
         published = parse_date(meta.get(key)) or compact_date(meta.get(key))
         if published:
             return published
-    for time_el in doc.body.iter("time"):
-        published = parse_date(time_el.get("datetime") or text_of(time_el))
+    for tried, time_el in enumerate(doc.body.iter("time")):
+        if tried == _DATE_CANDIDATES:
+            break
+        value = time_el.get("datetime")
+        if not value and doc.text_len[doc.index[time_el]] <= _TIME_TEXT_MAX:
+            value = text_of(time_el)
+        published = parse_date(value)
         if published:
             return published
     published = url_date(doc.url) if doc.url else None
