@@ -25,11 +25,11 @@ _AUTHOR_META = (
 #: a link to one author's page; "/authors/" alone is the list of them (a menu entry)
 _AUTHOR_HREF = re.compile(r"/authors?/(?:#)?[^/?#\s]+", re.IGNORECASE)
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
-#: any of the byline class words, found in one C call per element instead of four
 #: longest text of a byline-classed element read as a byline
 _BYLINE_MAX = 60
 #: elements with more than this many times a limit of non-blank characters are not read
 _READ_FACTOR = 4
+#: any of the byline class words, found in one C call per element instead of four
 _BYLINE_CLASS = re.compile("|".join(re.escape(c) for c in _BYLINE_CLASSES))
 #: class or id words of comment threads, where a byline is a commenter's. Bylines skip
 #: comments (and menu items) only: skipping "sidebar" and "related" too lost 20 story
