@@ -35,6 +35,7 @@ __all__ = [
     "flush_line",
     "load_document",
     "text_chars",
+    "url_path",
 ]
 
 DEFAULT_MAX_BYTES = 5_000_000
@@ -585,7 +586,7 @@ def load_document(
     unbounded too. Bytes alone do not bound it: ``<p>x</p>`` is an element per 8 bytes.
     """
     warnings: list[str] = []
-    if url and not _parsable_url(url):
+    if url and url_path(url) is None:
         # Every URL-based step (site key, URL rules, links, dates in the path) would have
         # to guard against it; without a URL the page is still read as a page.
         url = ""
@@ -647,14 +648,13 @@ def load_document(
     return _finish(url, root, head, encoding, warnings, control_text)
 
 
-def _parsable_url(url: str) -> bool:
-    """Does ``urlsplit`` accept ``url``? It raises on a bracketed host left open
-    (``http://[::1``), as a typo in a user's input or a link can."""
+def url_path(url: str) -> str | None:
+    """The path of ``url``, or None when ``urlsplit`` rejects it: it raises on a bracketed
+    host left open (``http://[::1``), as a typo in a user's input or a page's link can."""
     try:
-        urlsplit(url)
+        return urlsplit(url).path
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def _drop_control_text(root: etree._Element) -> tuple[str, ...]:

@@ -22,7 +22,6 @@ never splits a page.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from collections import Counter
@@ -47,6 +46,7 @@ from .store import (
     VerdictCount,
     fit_hash,
     score_bucket,
+    text_hash,
 )
 from .store.schema import utcnow
 
@@ -168,9 +168,7 @@ class SiteLearner:
         ``url``: the page is that page again under another address. None otherwise, and
         ``url`` is remembered as the content's first. This process's memory only, like the
         links (see :meth:`record_links`)."""
-        key = hashlib.md5(
-            f"{site}\n{content}".encode("utf-8", "surrogatepass"), usedforsecurity=False
-        ).digest()
+        key = text_hash(site, content)
         with self._lock:
             contents = self._contents
             first = contents.get(key)

@@ -6,9 +6,8 @@ import html
 import re
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
-from ..document import Document, text_chars
+from ..document import Document, text_chars, url_path
 from ..page.rules import is_root_path
 from ._page import node_text, text_of
 
@@ -169,13 +168,8 @@ def _home_link(doc: Document, i: int) -> bool:
         return False
     href = links[0].get("href", "").strip()
     # "#..." is this page, not the home page
-    if href.startswith("#"):
-        return False
-    try:
-        path = urlsplit(href).path
-    except ValueError:  # an open bracketed host: "http://[::1"
-        return False
-    return is_root_path(path)
+    path = None if href.startswith("#") else url_path(href)
+    return path is not None and is_root_path(path)
 
 
 def _unlinked_element_says(doc: Document, text: str) -> bool:

@@ -29,7 +29,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
-from ..document import Document, aria_role
+from ..document import Document, aria_role, url_path
 
 __all__ = [
     "MAX_PAGE_LINKS",
@@ -89,11 +89,8 @@ def is_site_map(url: str) -> bool:
     """Is ``url`` a site map, a page whose every link is the site's structure? It lists
     the about and policy pages beside the sections, and read as content it would vouch
     for them as articles."""
-    try:
-        path = urlsplit(url).path
-    except ValueError:
-        return False
-    return _SITE_MAP.search(path) is not None
+    path = url_path(url)
+    return path is not None and _SITE_MAP.search(path) is not None
 
 
 def outgoing_links(doc: Document) -> tuple[set[str], set[str]]:
