@@ -1,9 +1,9 @@
-"""Helpers for the store and learning tests: throwaway PostgreSQL databases, and worker
-functions that ``multiprocessing`` (spawn) children import by module name."""
+"""Helpers for the store and learning tests: worker functions that ``multiprocessing``
+(spawn) children import by module name (throwaway PostgreSQL databases are
+:func:`scrapy_denoise.store.scratch.scratch_database`'s)."""
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from multiprocessing.connection import Connection as Pipe
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -12,16 +12,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import create_engine, text
 
 from scrapy_denoise.store import ArticleRecord, PageVisit, SiteDelta, Store, VerdictCount
-from scrapy_denoise.store.scratch import scratch_database
 
 if TYPE_CHECKING:
     from scrapy_denoise.learning import SiteLearner
-
-
-def fresh_postgres_database(admin_url: str) -> AbstractContextManager[str]:
-    """A new, empty database on the test server, dropped afterwards: parallel test runs
-    (and the other helpers' tests) never share tables."""
-    return scratch_database(admin_url, "denoise_test")
 
 
 # -- concurrency ----------------------------------------------------------------------

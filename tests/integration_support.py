@@ -13,7 +13,6 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,14 +35,12 @@ from scrapy_denoise.evaluation.metrics import (  # noqa: E402
     lcs_prf,
     page_counts,
 )
-from scrapy_denoise.store.scratch import scratch_database  # noqa: E402
 
 __all__ = [
     "CrawlRun",
     "Scores",
     "StoredArticle",
     "TruthPage",
-    "postgres_database",
     "read_articles",
     "run_crawl",
     "score",
@@ -196,12 +193,3 @@ def score(
             scores.storable_articles += 1
             scores.storable_stored += stored
     return scores
-
-
-def postgres_database(server_url: str) -> AbstractContextManager[str]:
-    """A fresh, empty database on the test server, dropped afterwards.
-
-    Crawls get a database of their own so that they neither see nor disturb what other
-    tests keep in the shared test database.
-    """
-    return scratch_database(server_url, "denoise_e2e")

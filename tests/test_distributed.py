@@ -73,8 +73,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from integration_support import EXAMPLE, FAST, REPO, RUNNER, postgres_database, run_crawl, serve
+from integration_support import EXAMPLE, FAST, REPO, RUNNER, run_crawl, serve
 from sqlalchemy import create_engine, text
+
+from scrapy_denoise.store.scratch import scratch_database
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -209,7 +211,7 @@ def reference(
     site: Site, postgres_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Snapshot, dict[str, Any]]:
     out = tmp_path_factory.mktemp("reference")
-    with postgres_database(postgres_url) as db_url:
+    with scratch_database(postgres_url) as db_url:
         run = run_crawl(site.start_url, out, _settings(db_url), timeout=CRAWL_TIMEOUT)
         run.check_finished()
         snap = Snapshot.read(db_url)
@@ -448,7 +450,7 @@ def test_three_workers_crawl_like_one(
 ) -> None:
     ref, ref_stats = reference
     server, keys, keys_settings = crawl_keys
-    with postgres_database(postgres_url) as db_url:
+    with scratch_database(postgres_url) as db_url:
         run = _distributed(site, db_url, keys_settings, tmp_path)
     snap = run.snapshot
     print(f"\n[3 processes, {run.seconds:.1f}s] requests per worker {run.popped}")
@@ -488,7 +490,7 @@ def test_killed_worker_restarts_without_loss(
 ) -> None:
     ref, ref_stats = reference
     server, keys, keys_settings = crawl_keys
-    with postgres_database(postgres_url) as db_url:
+    with scratch_database(postgres_url) as db_url:
         run = _distributed(site, db_url, keys_settings, tmp_path, kill=(server, keys))
     snap = run.snapshot
     restarted = run.stats["worker-2"]

@@ -21,12 +21,13 @@ import pytest
 from integration_support import (
     CrawlRun,
     TruthPage,
-    postgres_database,
     read_articles,
     run_crawl,
     score,
     serve,
 )
+
+from scrapy_denoise.store.scratch import scratch_database
 
 pytestmark = pytest.mark.slow
 
@@ -239,7 +240,7 @@ def test_demo_crawl_stores_articles_in_postgres(
     demo_site: DemoSite, postgres_url: str, tmp_path: Path
 ) -> None:
     start_url, truth = demo_site.start_url, demo_site.truth
-    with postgres_database(postgres_url) as db_url:
+    with scratch_database(postgres_url) as db_url:
         run = run_crawl(start_url, tmp_path, {"DENOISE_DATABASE_URL": db_url})
         articles = read_articles(db_url)
         verdicts = stored_verdicts(db_url)

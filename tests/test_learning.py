@@ -12,7 +12,6 @@ import pytest
 from _store_helpers import (
     RESTART_FLUSH,
     dump_learning_state,
-    fresh_postgres_database,
     learn_page,
     restart_learner,
     restart_worker,
@@ -24,6 +23,7 @@ from scrapy_denoise.learning import SiteLearner
 from scrapy_denoise.methods.linestats import LineParams
 from scrapy_denoise.methods.template import TemplateParams, Unit, page_units, template_lines
 from scrapy_denoise.store import Store, StoreError
+from scrapy_denoise.store.scratch import scratch_database
 
 SITE = "https://daily.example"
 NAV = "<ul><li><a>Home</a></li><li><a>Politics</a></li><li><a>Weather</a></li></ul>"
@@ -320,7 +320,7 @@ def restart_urls(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tup
         yield f"sqlite:///{tmp_path / 'run.sqlite3'}", f"sqlite:///{tmp_path / 'ref.sqlite3'}"
         return
     admin = request.getfixturevalue("postgres_url")
-    with fresh_postgres_database(admin) as run, fresh_postgres_database(admin) as ref:
+    with scratch_database(admin) as run, scratch_database(admin) as ref:
         yield run, ref
 
 

@@ -344,9 +344,9 @@ def test_outer_report_parses_as_html(hostile: tuple[PageReport, str]) -> None:
 
 @pytest.mark.postgres
 def test_summary_on_postgresql(postgres_url: str) -> None:
-    from _store_helpers import fresh_postgres_database
+    from scrapy_denoise.store.scratch import scratch_database
 
-    with fresh_postgres_database(postgres_url) as url, Store.open(url) as store:
+    with scratch_database(postgres_url) as url, Store.open(url) as store:
         fill_store(store)
         sites = collect_summary(store, top_lines=5)
     a = sites[0]

@@ -14,7 +14,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 
 import pytest
-from _store_helpers import apply_worker, fresh_postgres_database, init_worker
+from _store_helpers import apply_worker, init_worker
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
@@ -37,6 +37,7 @@ from scrapy_denoise.store import (
     text_hash,
 )
 from scrapy_denoise.store.schema import VERSION_TABLE, Base
+from scrapy_denoise.store.scratch import scratch_database
 
 SITE = "https://news.example"
 PASSWORD = "hunter2-Secret"
@@ -45,7 +46,7 @@ PASSWORD = "hunter2-Secret"
 @pytest.fixture(scope="module")
 def postgres_database(postgres_url: str) -> Iterator[str]:
     """One throwaway database for the module; tests empty its tables first."""
-    with fresh_postgres_database(postgres_url) as url:
+    with scratch_database(postgres_url) as url:
         Store.open(url).close()
         yield url
 
@@ -504,7 +505,7 @@ def test_0001_database_upgrades_to_verdict_counters_keeping_its_data(
             url = f"sqlite:///{tmp_path / 'old.db'}"
         else:
             admin: str = request.getfixturevalue("postgres_url")
-            url = stack.enter_context(fresh_postgres_database(admin))
+            url = stack.enter_context(scratch_database(admin))
         _database_at_0001(url)
         engine = create_engine(url)
         stack.callback(engine.dispose)
@@ -709,7 +710,7 @@ def _run_concurrently(pool: Pool, url: str) -> None:
 def test_four_processes_on_one_postgresql_database_count_exactly(
     postgres_url: str, pool: Pool
 ) -> None:
-    with fresh_postgres_database(postgres_url) as url:
+    with scratch_database(postgres_url) as url:
         _run_concurrently(pool, url)
 
 
