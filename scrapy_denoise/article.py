@@ -42,6 +42,11 @@ class Article:
     #: again under another address (same site, ``<title>`` and text); only with a site
     #: store, which remembers what it met
     duplicate_of: str | None = None
+    #: the article's identity on its site (32 hex digits): a hash of the ``<title>`` and the
+    #: text extracted before site learning, the same for every URL the article is served
+    #: under; ``None`` for noise pages and texts under 100 characters. The store keeps one
+    #: row per identity and site (``ArticleRecord.identity``).
+    identity: str | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
     @property

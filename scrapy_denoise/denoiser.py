@@ -211,7 +211,8 @@ class Denoiser:
         site = learner.site_key(doc.url) if learner else ""
         meta = extract_metadata(doc)
         extraction = self._method.extract(doc)
-        duplicate_of = self._duplicate_of(doc, site, extraction.lines, verdict)
+        identity = _identity(doc, extraction.lines, verdict)
+        duplicate_of = self._duplicate_of(doc, site, identity)
         count = learn and duplicate_of is None and self._first_visit(doc.url)
         units = self._template_units(doc, site, count)
         lines = _without_templates(extraction.lines, units)
@@ -239,6 +240,7 @@ class Denoiser:
             removed_templates=removed_templates,
             removed_lines=removed_lines,
             duplicate_of=duplicate_of,
+            identity=identity,
         )
 
     def learn(
@@ -252,7 +254,8 @@ class Denoiser:
             return verdict
         site = learner.site_key(url)
         extracted = self._method.extract(doc).lines
-        count = self._duplicate_of(doc, site, extracted, verdict) is None and self._first_visit(url)
+        identity = _identity(doc, extracted, verdict)
+        count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
         units = self._template_units(doc, site, count)
         lines = without_rule_lines(_without_templates(extracted, units))
         if self.options.line_stats:
@@ -271,28 +274,21 @@ class Denoiser:
             learner.learn_templates(site, units)
         return learner.match_templates(site, units)
 
-    def _duplicate_of(
-        self, doc: Document, site: str, lines: list[str], verdict: PageVerdict
-    ) -> str | None:
-        """The URL under which this process met the same article page first: the same
-        ``<title>`` and the same extracted text (before site learning, which a second copy
-        would change), on the same site, under another URL.
+    def _duplicate_of(self, doc: Document, site: str, identity: str | None) -> str | None:
+        """The URL under which this process met the article with this ``identity`` first
+        (see :func:`_identity`), on the same site, under another URL.
 
         Sites serve one article under many addresses (WordPress's ``?replytocom=`` link
         under every comment, tracking parameters, ``/post/`` beside
         ``/post/index.html``). Learned from twice, its lines would count as recurring on
         the site, and line statistics would cut them from the copy; stored twice, it
-        would be two rows. Noise pages and pages with less than
-        :data:`DUPLICATE_MIN_CHARS` characters of text are never duplicates: an empty
-        extraction is no identity.
+        would be two rows (the store checks identities too, for copies another process
+        or an earlier crawl met).
         """
         learner = self._learner
-        if learner is None or not doc.url or verdict.is_noise:
+        if learner is None or identity is None:
             return None
-        text = "\n".join(lines)
-        if text_chars(text) < DUPLICATE_MIN_CHARS:
-            return None
-        return learner.first_url(site, f"{doc.head.title or ''}\n{text}", doc.url)
+        return learner.first_url(site, identity, doc.url)
 
     def _first_visit(self, url: str) -> bool:
         """Does this visit of ``url`` count towards its site's templates and line counts?
@@ -353,6 +349,20 @@ def _page_model(spec: str | None) -> PageModel | None:
     from .page.model import PageSvm
 
     return PageSvm(None if spec == "default" else spec)
+
+
+def _identity(doc: Document, lines: list[str], verdict: PageVerdict) -> str | None:
+    """The article's identity: a hash of the page's ``<title>`` and of the text the
+    method extracted, before site learning (which would change it between a page and its
+    copy met later). Noise pages, pages without a URL, and pages with less than
+    :data:`DUPLICATE_MIN_CHARS` characters of text have none: an empty extraction is no
+    identity."""
+    if not doc.url or verdict.is_noise:
+        return None
+    text = "\n".join(lines)
+    if text_chars(text) < DUPLICATE_MIN_CHARS:
+        return None
+    return _content_hash(f"{doc.head.title or ''}\n{text}")
 
 
 def _fingerprint(doc: Document, main_text: str) -> str:

@@ -163,12 +163,13 @@ class SiteLearner:
 
     # -- duplicates -----------------------------------------------------------------------
 
-    def first_url(self, site: str, content: str, url: str) -> str | None:
-        """The URL this process first met ``content`` under on ``site``, when that is not
-        ``url``: the page is that page again under another address. None otherwise, and
-        ``url`` is remembered as the content's first. This process's memory only, like the
-        links (see :meth:`record_links`)."""
-        key = text_hash(site, content)
+    def first_url(self, site: str, identity: str, url: str) -> str | None:
+        """The URL this process first met the article ``identity`` under on ``site``, when
+        that is not ``url``: the page is that article again under another address. None
+        otherwise, and ``url`` is remembered as the identity's first. This process's memory
+        only, like the links (see :meth:`record_links`); the store checks the identities of
+        the articles it stores."""
+        key = text_hash(site, identity)
         with self._lock:
             contents = self._contents
             first = contents.get(key)

@@ -78,6 +78,10 @@ logger = logging.getLogger(__name__)
 #: Article-page parses kept between the page filter and the extraction. Items reach the
 #: pipeline right after their response passed the spider, so a few suffice.
 _DOCUMENT_CACHE_SIZE = 32
+#: Article identities kept between the extraction and the write of the article (the store
+#: pipeline writes in batches of ``DENOISE_STORE_BATCH``, 50 by default, and keeps a
+#: failed batch for the next write).
+_IDENTITY_CACHE_SIZE = 20_000
 #: URLs whose history is read in one query at most (the store reads 500 per statement).
 _PREFETCH_MAX = 500
 #: operations that judge a page, whose URL's history the worker prefetches
@@ -125,6 +129,9 @@ class CoreHost:
         self.denoiser: Denoiser | None = None
         self.store: Store | None = None
         self._documents: OrderedDict[tuple[str, bytes], Document] = OrderedDict()
+        # URL -> Article.identity of the pages extracted here: items carry the article's
+        # fields, not its identity, and the store needs it to keep one row per article
+        self._identities: OrderedDict[str, str] = OrderedDict()
         # URLs of redelivered requests (a killed crawler had taken them): learned again only
         # when no committed fingerprint shows the dead crawler's learning reached the store
         self._redelivered: set[str] = set()
@@ -217,12 +224,19 @@ class CoreHost:
         doc = self._documents.pop(_body_key(url, body), None)
         if doc is None:
             doc = denoiser.load(body, url, headers)
-        if self._redelivered and self._already_learned(url):
-            return denoiser.extract_document(doc, verdict=verdict, learn=False), True
-        return denoiser.extract_document(doc, verdict=verdict), False
+        skip = bool(self._redelivered) and self._already_learned(url)
+        article = denoiser.extract_document(doc, verdict=verdict, learn=not skip)
+        if article.identity is not None:
+            identities = self._identities
+            identities[url] = article.identity
+            identities.move_to_end(url)
+            while len(identities) > _IDENTITY_CACHE_SIZE:
+                identities.popitem(last=False)
+        return article, skip
 
-    def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
-        """Upsert articles, each under its site key."""
+    def write_articles(self, records: Sequence[ArticleRecord], dedupe: bool = True) -> UpsertCounts:
+        """Upsert articles, each under its site key and, with ``dedupe`` and when this core
+        extracted it, with its identity (the store then skips a copy of an article it has)."""
         from dataclasses import replace
 
         from .learning import site_key_for
@@ -231,7 +245,14 @@ class CoreHost:
         if self.store is None:
             raise RuntimeError("no denoise database")
         return self.store.upsert_articles(
-            [replace(r, site=site_key_for(r.url, prefixes)) for r in records]
+            [
+                replace(
+                    r,
+                    site=site_key_for(r.url, prefixes),
+                    identity=(r.identity or self._identities.get(r.url)) if dedupe else None,
+                )
+                for r in records
+            ]
         )
 
     def flush(self) -> None:

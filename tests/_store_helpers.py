@@ -35,7 +35,7 @@ def apply_worker(
     visits: list[list[PageVisit]],
     articles: list[list[ArticleRecord]],
     verdicts: list[list[VerdictCount]] | None = None,
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """Open the store (racing the others to create the schema) and apply a share of the
     work one small transaction at a time; returns the article counts it saw.
 
@@ -45,7 +45,7 @@ def apply_worker(
     if _start_barrier is not None:
         _start_barrier.wait(timeout=120)
     store = Store.open(url)
-    inserted = updated = unchanged = 0
+    inserted = updated = unchanged = duplicates = 0
     try:
         for i in range(max(len(deltas), len(visits), len(articles))):
             if i < len(deltas):
@@ -57,9 +57,10 @@ def apply_worker(
                 inserted += counts.inserted
                 updated += counts.updated
                 unchanged += counts.unchanged
+                duplicates += counts.duplicates
     finally:
         store.close()
-    return inserted, updated, unchanged
+    return inserted, updated, unchanged, duplicates
 
 
 # -- restart --------------------------------------------------------------------------

@@ -127,6 +127,9 @@ def test_an_article_under_a_second_url_is_a_duplicate_and_teaches_nothing() -> N
     assert first.duplicate_of is None and again.duplicate_of is None
     assert copy.duplicate_of == url
     assert other.duplicate_of is None  # another <title>: another article
+    # the identity the store keeps one row per: the same for the copy, not for another
+    assert first.identity is not None and len(first.identity) == 32
+    assert copy.identity == again.identity == first.identity != other.identity
     # Not counted again: on a one-page site a line counted twice is noise, and the copy
     # would have lost its whole text to line statistics.
     assert copy.text == first.text and "powerful storm hit the coast" in copy.text
@@ -145,7 +148,9 @@ def test_a_short_or_noise_page_under_a_second_url_is_no_duplicate() -> None:
         d.extract(short, "https://news.example/gallery/1")
         assert d.extract(short, "https://news.example/gallery/2").duplicate_of is None
         d.extract(_index(1), "https://news.example/tag/storm/")
-        assert d.extract(_index(1), "https://news.example/tag/storm/page/1/").duplicate_of is None
+        noise = d.extract(_index(1), "https://news.example/tag/storm/page/1/")
+        assert noise.duplicate_of is None and noise.identity is None
+        assert d.extract(short, "https://news.example/gallery/3").identity is None
 
 
 def test_learn_skips_an_article_met_under_another_url() -> None:

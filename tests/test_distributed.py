@@ -32,8 +32,9 @@ What differs by design, and what is asserted instead:
   articles) and dropped as short in one of them, at most the runs' ``dropped_short_text``.
   The same holds for duplicates (one article under two URLs, such as flink-blog's English
   pages that its ``/zh/`` section serves again): a process drops the copy it meets second,
-  so two processes that each meet one copy first store both, at most the runs'
-  ``dropped_duplicate``.
+  and the database skips a copy of an article it holds, so each article is stored once,
+  but under whichever URL reached the database first: at most the runs'
+  ``dropped_duplicate`` and ``store/duplicates``.
 * **The ``navigation_page`` rule** is switched off in all three runs: it reads a link index
   in each process's memory, so the pages it drops depend on which process fetched what
   first (README, "Noise pages").
@@ -138,6 +139,8 @@ class Snapshot:
     batches: dict[str, int]  # owner -> pages in its unfinished batch
     #: the page filter's verdicts, keyed like the crawl stats (``denoise/pages/...``)
     verdicts: dict[str, int]
+    #: stored rows beyond the first of one article (site and identity)
+    copies: int
 
     @classmethod
     def read(cls, db_url: str) -> Snapshot:
@@ -174,6 +177,13 @@ class Snapshot:
                             "sum(count) FROM page_verdicts GROUP BY 1, 2"
                         )
                     },
+                    copies=int(
+                        rows(
+                            "SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n "
+                            "FROM articles WHERE identity_hash IS NOT NULL "
+                            "GROUP BY site_id, identity_hash) AS per_article"
+                        )[0][0]
+                    ),
                 )
         finally:
             engine.dispose()
@@ -383,7 +393,8 @@ def _kill_mid_crawl(
 
 def _check_consistent(snap: Snapshot) -> None:
     """What holds in any run, single-process or distributed, crash or not."""
-    assert len(snap.articles) == len(set(snap.articles)), "an article was stored twice"
+    assert len(snap.articles) == len(set(snap.articles)), "a URL was stored twice"
+    assert snap.copies == 0, "an article was stored under two URLs"
     assert set(snap.articles) <= set(snap.fingerprinted), "stored a page never fingerprinted"
     assert set(snap.fingerprinted.values()) <= {1}, "a page was fingerprinted twice"
     assert all(count <= snap.rc for count in snap.lines.values())
@@ -427,7 +438,12 @@ def _short_drops(*stats: Mapping[str, Any]) -> int:
 
 
 def _duplicate_drops(*stats: Mapping[str, Any]) -> int:
-    return sum(int(s.get("denoise/items/dropped_duplicate", 0)) for s in stats)
+    """Copies not stored: dropped by the process that met the original, or skipped by the
+    database that holds it (met by another process)."""
+    return sum(
+        int(s.get("denoise/items/dropped_duplicate", 0)) + int(s.get("denoise/store/duplicates", 0))
+        for s in stats
+    )
 
 
 def _order_drops(*stats: Mapping[str, Any]) -> int:

@@ -755,6 +755,49 @@ def test_pipeline_drops_an_article_met_before_under_another_url() -> None:
     assert stats.get_value("denoise/items/dropped_duplicate") is None
 
 
+def _crawl_into(db_url: str, pages: list[tuple[str, bytes]], **settings: Any) -> Any:
+    """One crawler extracts ``pages`` (URL, body) and stores their articles in ``db_url``."""
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, **settings)
+    extract = DenoisePipeline.from_crawler(crawler)
+    store = StorePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            for url, body in pages:
+                item = await extract.process_item(page_item(html_response(url, body)))
+                await store.process_item(item)
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    return crawler.stats
+
+
+@pytest.mark.parametrize("worker", ["thread", "process"])
+def test_a_copy_met_by_another_crawler_is_not_stored_again(tmp_path: Path, worker: str) -> None:
+    # The second crawler (another process, or a later crawl) never met the original, so
+    # its item passes the pipeline; the database knows the article and keeps one row.
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    others = [
+        (
+            ARTICLE_URL.replace("housing", f"school-{n}"),
+            ARTICLE_HTML.replace(b"Tuesday", b"day %d" % n),
+        )
+        for n in (1, 2)
+    ]
+    _crawl_into(db_url, [(ARTICLE_URL, ARTICLE_HTML), *others], DENOISE_CORE_WORKER=worker)
+    copy = (f"{ARTICLE_URL}?replytocom=7", ARTICLE_HTML)
+    stats = _crawl_into(db_url, [copy], DENOISE_CORE_WORKER=worker)
+    assert stats.get_value("denoise/items/extracted") == 1
+    assert stats.get_value("denoise/store/inserted") == 0
+    assert stats.get_value("denoise/store/duplicates") == 1
+    assert sorted(_rows(db_url)) == sorted([ARTICLE_URL, *(url for url, _ in others)])
+    stats = _crawl_into(db_url, [copy], DENOISE_DROP_DUPLICATES=False)
+    assert stats.get_value("denoise/store/inserted") == 1
+    assert copy[0] in _rows(db_url)
+
+
 def test_pipeline_min_text_chars_setting() -> None:
     with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS=100000"):
         _extract(page_item(html_response()), DENOISE_MIN_TEXT_CHARS=100_000)
@@ -872,11 +915,11 @@ def test_store_pipeline_keeps_failed_batch_and_retries(
     original = CoreHost.write_articles
     calls = {"n": 0}
 
-    def flaky(host: CoreHost, batch: Any) -> Any:
+    def flaky(host: CoreHost, batch: Any, *args: Any) -> Any:
         calls["n"] += 1
         if calls["n"] == 1:
             raise OSError("disk unplugged")
-        return original(host, batch)
+        return original(host, batch, *args)
 
     monkeypatch.setattr(CoreHost, "write_articles", flaky)
 

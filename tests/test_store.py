@@ -366,6 +366,57 @@ def test_articles_are_inserted_updated_only_on_change(store: Store) -> None:
     assert summary is not None and summary.articles == 6
 
 
+def _stored_urls(store: Store) -> list[str]:
+    with store.engine.connect() as conn:
+        return sorted(u for (u,) in conn.execute(text("SELECT url FROM articles")))
+
+
+def test_a_new_url_with_a_stored_identity_is_a_duplicate_not_a_row(store: Store) -> None:
+    one = "a1" * 16
+    assert store.upsert_articles(
+        [ArticleRecord("https://n.example/story", SITE, "text", identity=one)]
+    ) == UpsertCounts(inserted=1)
+    copies = [
+        ArticleRecord("https://n.example/story?replytocom=3", SITE, "text", identity=one),
+        # the same URL again is the article itself: rewritten on change, never a copy
+        ArticleRecord("https://n.example/story", SITE, "text, corrected", identity=one),
+        # another site may publish the same article
+        ArticleRecord("https://other.example/story", "https://other.example", "text", identity=one),
+        # no identity (too short to tell, or not extracted here): never a copy
+        ArticleRecord("https://n.example/short", SITE, "text"),
+        ArticleRecord("https://n.example/short?x", SITE, "text"),
+    ]
+    assert store.upsert_articles(copies) == UpsertCounts(inserted=3, updated=1, duplicates=1)
+    assert _stored_urls(store) == [
+        "https://n.example/short",
+        "https://n.example/short?x",
+        "https://n.example/story",
+        "https://other.example/story",
+    ]
+
+
+def test_copies_within_one_batch_keep_the_first_url(store: Store) -> None:
+    batch = [
+        ArticleRecord(f"https://n.example/{name}", SITE, "text", identity=identity)
+        for name, identity in [("b", "i1"), ("a", "i1"), ("c", "i2"), ("b?amp", "i1")]
+    ]
+    assert store.upsert_articles(batch) == UpsertCounts(inserted=2, duplicates=2)
+    assert _stored_urls(store) == ["https://n.example/b", "https://n.example/c"]
+
+
+def test_a_stored_url_rewritten_into_another_identity_stays(store: Store) -> None:
+    store.upsert_articles(
+        [
+            ArticleRecord("https://n.example/a", SITE, "first", identity="i1"),
+            ArticleRecord("https://n.example/b", SITE, "second", identity="i2"),
+        ]
+    )
+    # b now serves a's article (a redirect target, say): the row is rewritten, not lost
+    again = [ArticleRecord("https://n.example/b", SITE, "first", identity="i1")]
+    assert store.upsert_articles(again) == UpsertCounts(updated=1)
+    assert _stored_urls(store) == ["https://n.example/a", "https://n.example/b"]
+
+
 def test_text_postgresql_would_refuse_is_cleaned_not_fatal(store: Store) -> None:
     bad = "nul \x00 and a lone \ud800 surrogate"
     store.apply(
@@ -490,15 +541,16 @@ def test_score_buckets_cover_zero_to_one_and_clamp_the_rest() -> None:
     assert [score_bucket(s) for s in (-0.5, 7.0, float("nan"))] == [0, SCORE_BUCKETS - 1, 0]
 
 
-def _database_at_0001(url: str) -> None:
+def _database_at(url: str, revision: str) -> None:
     from alembic import command
 
-    command.upgrade(migrate.alembic_config(url), "0001_initial")
+    command.upgrade(migrate.alembic_config(url), revision)
 
 
+@pytest.mark.parametrize("revision", ["0001_initial", "0002_page_verdicts"])
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_0001_database_upgrades_to_verdict_counters_keeping_its_data(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+def test_older_database_upgrades_to_the_newest_revision_keeping_its_data(
+    backend: str, revision: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     with ExitStack() as stack:
         if backend == "sqlite":
@@ -506,19 +558,31 @@ def test_0001_database_upgrades_to_verdict_counters_keeping_its_data(
         else:
             admin: str = request.getfixturevalue("postgres_url")
             url = stack.enter_context(scratch_database(admin))
-        _database_at_0001(url)
+        _database_at(url, revision)
         engine = create_engine(url)
         stack.callback(engine.dispose)
         with engine.begin() as conn:
             assert conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar() == (
-                "0001_initial"
+                revision
             )
-            conn.execute(
+            site_id = conn.execute(
                 text(
                     "INSERT INTO sites (key, pages_processed, created_at) VALUES "
-                    "(:k, 7, CURRENT_TIMESTAMP)"
+                    "(:k, 7, CURRENT_TIMESTAMP) RETURNING id"
                 ),
                 {"k": SITE},
+            ).scalar_one()
+            conn.execute(
+                text(
+                    "INSERT INTO articles (url, url_hash, site_id, text, fetched_at, "
+                    "updated_at, content_hash) VALUES (:u, :h, :s, 'old text', "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'c')"
+                ),
+                {
+                    "u": "https://news.example/old",
+                    "h": text_hash("https://news.example/old"),
+                    "s": site_id,
+                },
             )
         with pytest.raises(SchemaVersionError, match="older than"):
             Store.open(url, create=False)
@@ -526,9 +590,14 @@ def test_0001_database_upgrades_to_verdict_counters_keeping_its_data(
             assert store.load_site(SITE).pages_processed == 7
             store.record_fingerprints([], [VerdictCount(SITE, True, "little_text", 19, 2)])
             assert store.verdict_counts() == [VerdictCount(SITE, True, "little_text", 19, 2)]
+            # A row stored before identities has none, so nothing is taken for its copy.
+            copy = ArticleRecord("https://news.example/old?p=1", SITE, "old text", identity="x")
+            assert store.upsert_articles([copy]) == UpsertCounts(inserted=1)
+            summary = store.site_summary(SITE)
+            assert summary is not None and summary.articles == 2
             with store.engine.connect() as conn:
                 context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
-                assert context.get_current_revision() == "0002_page_verdicts"
+                assert context.get_current_revision() == migrate.SCHEMA_REVISION
                 assert compare_metadata(context, Base.metadata) == []
 
 
@@ -584,7 +653,9 @@ def _workload(
         for i in range(20)
     ]
     # Each URL appears twice: once with a different hash (1 insert + 1 update whichever
-    # comes first) or the same hash (1 insert + 1 unchanged).
+    # comes first) or the same hash (1 insert + 1 unchanged). Each batch also holds three
+    # copies of six stories, each under a URL of its own: one row per story, whichever
+    # process stores it first, and the other 42 are duplicates.
     articles = [
         [
             ArticleRecord(
@@ -593,6 +664,15 @@ def _workload(
                 f"body {j} " + ("v2" if (i >= 8 and j % 2) else "v1"),
             )
             for j in range((i % 8) * 5, (i % 8) * 5 + 5)
+        ]
+        + [
+            ArticleRecord(
+                f"https://n.example/story{(i + k) % 6}?copy={i}",
+                SITE,
+                f"story {(i + k) % 6}",
+                identity=f"story {(i + k) % 6}",
+            )
+            for k in range(3)
         ]
         for i in range(16)
     ]
@@ -618,7 +698,7 @@ def _workload(
         "batches": batches,
         "pages": {u: (n, n - 1) for u, n in visit_counts.items()},
         "verdicts": dict(verdict_counts),
-        "articles": (40, 20, 20),
+        "articles": (46, 20, 20, 42),
     }
     deal = lambda items: [items[w::workers] for w in range(workers)]  # noqa: E731
     return deal(deltas), deal(visits), deal(articles), deal(verdicts), expected
@@ -702,8 +782,8 @@ def _run_concurrently(pool: Pool, url: str) -> None:
     assert observed["entries"] == len(expected["batches"])  # type: ignore[arg-type]
     assert observed["pages"] == expected["pages"]
     assert observed["verdicts"] == expected["verdicts"]
-    assert observed["n"] == 40
-    totals = tuple(sum(r[i] for r in results) for i in range(3))
+    assert observed["n"] == 46
+    totals = tuple(sum(r[i] for r in results) for i in range(4))
     assert totals == expected["articles"]
 
 

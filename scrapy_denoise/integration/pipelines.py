@@ -17,7 +17,10 @@ crawl goes on either way.
 
 ``StorePipeline`` upserts every item that has a URL and a text into the ``articles`` table,
 keyed by URL: new URLs are inserted, changed content is rewritten, the rest is counted as
-unchanged (stats ``denoise/store/inserted|updated|unchanged``). Writes are batched
+unchanged (stats ``denoise/store/inserted|updated|unchanged``). A new URL whose article
+the database already holds under another URL of the site (the same ``Article.identity``,
+met by another crawler process or an earlier crawl) is not stored again (stat
+``denoise/store/duplicates``; ``DENOISE_DROP_DUPLICATES = False`` stores it). Writes are batched
 (``DENOISE_STORE_BATCH`` items per transaction) because one transaction per article costs
 a disk sync each on SQLite and a round trip each on PostgreSQL; the last batch is written
 when the spider closes. A batch that fails is kept and retried with the next one; after
@@ -344,6 +347,7 @@ class StorePipeline:
         self.stats.inc_value("denoise/store/inserted", counts.inserted)
         self.stats.inc_value("denoise/store/updated", counts.updated)
         self.stats.inc_value("denoise/store/unchanged", counts.unchanged)
+        self.stats.inc_value("denoise/store/duplicates", counts.duplicates)
 
     def _done_writing(self, batch: list[ArticleRecord]) -> None:
         self._writing = [b for b in self._writing if b is not batch]

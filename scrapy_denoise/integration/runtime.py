@@ -216,8 +216,11 @@ class DenoiseRuntime:
         return article
 
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
-        """Upsert articles into the database, each under its site's key."""
-        counts: UpsertCounts = await self._run("write_articles", list(records))
+        """Upsert articles into the database, each under its site's key; with
+        ``DENOISE_DROP_DUPLICATES`` a copy of an article already stored is skipped."""
+        counts: UpsertCounts = await self._run(
+            "write_articles", list(records), self.config.drop_duplicates
+        )
         return counts
 
     # -- distributed crawls ----------------------------------------------------------

@@ -313,7 +313,9 @@ class DenoiseConfig:
             "Drop (``DropItem``, stat ``denoise/items/dropped_duplicate``) an article page "
             "met before under another URL of its site (same ``<title>`` and extracted "
             "text: ``?replytocom=``, tracking parameters, ``/index.html``), so each article "
-            "is one row. Needs the site store; each crawler process remembers its own pages.",
+            "is one row. Needs the site store; each crawler process remembers its own pages, "
+            "and the database skips (stat ``denoise/store/duplicates``) a copy of an article "
+            "it holds, met by another process or an earlier crawl.",
             "bool",
         ),
     )

@@ -122,6 +122,9 @@ class ArticleRecord:
     lang: str | None = None
     fetched_at: datetime | None = None
     content_hash: str | None = None
+    #: ``Article.identity`` (32 hex digits): a new URL whose identity a stored article of
+    #: its site already has is that article again and is not stored; ``None`` never matches
+    identity: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,8 @@ class UpsertCounts:
     inserted: int = 0
     updated: int = 0
     unchanged: int = 0
+    #: new URLs not stored: their article is stored under another URL of the site
+    duplicates: int = 0
 
 
 @dataclass(frozen=True, slots=True)

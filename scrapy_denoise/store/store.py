@@ -54,7 +54,7 @@ from .records import (
     UpsertCounts,
     VerdictCount,
 )
-from .schema import Base, utcnow
+from .schema import HASH_BYTES, Base, utcnow
 
 __all__ = ["LINE_TEXT_CHARS", "Store", "content_hash", "fit_hash", "text_hash"]
 
@@ -84,6 +84,9 @@ _PAGES: Table = Base.metadata.tables["page_fingerprints"]
 _ARTICLES: Table = Base.metadata.tables["articles"]
 _VERDICTS: Table = Base.metadata.tables["page_verdicts"]
 _REASON_CHARS = 64
+#: first key of the PostgreSQL advisory locks on a site's article identities (the second
+#: is the site id); the two-key lock space is apart from the migration's one-key lock
+_IDENTITY_LOCK_SPACE = 0x5D3E
 
 
 def text_hash(*parts: str) -> bytes:
@@ -696,6 +699,9 @@ def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
 
 def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> UpsertCounts:
     site_ids = _site_ids(conn, [a.site for a in articles])
+    kept = _without_copies(conn, articles, site_ids)
+    duplicates = len(articles) - len(kept)
+    articles = kept
     inserted = updated = unchanged = 0
     now = utcnow()
     ins = _insert(conn, _ARTICLES)
@@ -751,7 +757,57 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
                 conn.execute(rewrite, changed)
             updated += len(changed)
             unchanged += len(rest) - len(changed)
-    return UpsertCounts(inserted, updated, unchanged)
+    return UpsertCounts(inserted, updated, unchanged, duplicates)
+
+
+def _without_copies(
+    conn: Connection, articles: Sequence[ArticleRecord], site_ids: dict[str, int]
+) -> list[ArticleRecord]:
+    """The articles that are not copies: a new URL whose identity an article of its site
+    already has, stored or earlier in this batch, is left out. A stored URL is always
+    kept (it is rewritten or counted unchanged as before).
+
+    The check and the insert must not interleave with another process's: on PostgreSQL
+    the sites' identities are locked for the transaction (an advisory lock per site,
+    taken in site order so two writers cannot deadlock); SQLite's write transactions
+    (``BEGIN IMMEDIATE``) already run one at a time.
+    """
+    keyed = [
+        (i, site_ids[a.site], _identity_bytes(a.identity))
+        for i, a in enumerate(articles)
+        if a.identity
+    ]
+    if not keyed:
+        return list(articles)
+    sites = sorted({site_id for _, site_id, _ in keyed})
+    if conn.dialect.name == "postgresql":
+        for site_id in sites:
+            conn.execute(select(func.pg_advisory_xact_lock(_IDENTITY_LOCK_SPACE, site_id)))
+    url_hashes = {i: text_hash(articles[i].url) for i, _, _ in keyed}
+    first: dict[tuple[int, bytes], bytes] = {}
+    stored_urls: set[bytes] = set()
+    wanted = sorted({identity for _, _, identity in keyed})
+    for chunk in _chunks(wanted):
+        for site_id, identity, url_hash in conn.execute(
+            select(_ARTICLES.c.site_id, _ARTICLES.c.identity_hash, _ARTICLES.c.url_hash).where(
+                _ARTICLES.c.site_id.in_(sites), _ARTICLES.c.identity_hash.in_(chunk)
+            )
+        ):
+            first.setdefault((site_id, bytes(identity)), bytes(url_hash))
+    for chunk in _chunks(sorted(set(url_hashes.values()))):
+        stored_urls.update(
+            bytes(h)
+            for (h,) in conn.execute(
+                select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash.in_(chunk))
+            )
+        )
+    copies: set[int] = set()
+    for i, site_id, identity in keyed:
+        url_hash = url_hashes[i]
+        owner = first.setdefault((site_id, identity), url_hash)
+        if owner != url_hash and url_hash not in stored_urls:
+            copies.add(i)
+    return [a for i, a in enumerate(articles) if i not in copies]
 
 
 def _article_row(a: ArticleRecord, site_id: int, now: Any) -> dict[str, Any]:
@@ -767,7 +823,19 @@ def _article_row(a: ArticleRecord, site_id: int, now: Any) -> dict[str, Any]:
         "fetched_at": a.fetched_at or now,
         "updated_at": now,
         "content_hash": fit_hash(a.content_hash or content_hash(a.title, a.text)),
+        "identity_hash": _identity_bytes(a.identity) if a.identity else None,
     }
+
+
+def _identity_bytes(identity: str) -> bytes:
+    """The stored form of an article identity: 32 hex digits (``Article.identity``) as
+    their 16 bytes, any other string by its hash."""
+    if len(identity) == 2 * HASH_BYTES:
+        try:
+            return bytes.fromhex(identity)
+        except ValueError:
+            pass
+    return text_hash(identity)
 
 
 # -- reports ------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""Articles carry their identity on their site, so one article met under two URLs (by two
+crawler processes, or by a later crawl) is stored once.
+
+Revision ID: 0003_article_identity
+Revises: 0002_page_verdicts
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0003_article_identity"
+down_revision: str | None = "0002_page_verdicts"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # Nullable: rows stored before this revision, and articles too short to identify,
+    # have none and are never taken for copies.
+    op.add_column("articles", sa.Column("identity_hash", sa.LargeBinary(16), nullable=True))
+    op.create_index("ix_articles_site_identity", "articles", ["site_id", "identity_hash"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_articles_site_identity", table_name="articles")
+    op.drop_column("articles", "identity_hash")
