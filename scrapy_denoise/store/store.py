@@ -273,7 +273,9 @@ class Store:
     # -- articles -------------------------------------------------------------------
 
     def upsert_articles(self, articles: Sequence[ArticleRecord]) -> UpsertCounts:
-        """Insert new URLs, rewrite those whose content hash changed, count the rest."""
+        """Insert new URLs, rewrite those whose content hash changed, count the rest; a
+        new URL whose ``identity`` an article of its site already has is left out and
+        counted in ``duplicates`` (see :func:`_without_copies`)."""
         for article in articles:
             for name in ("published", "fetched_at"):
                 value = getattr(article, name)
