@@ -417,6 +417,30 @@ def test_a_stored_url_rewritten_into_another_identity_stays(store: Store) -> Non
     assert _stored_urls(store) == ["https://n.example/a", "https://n.example/b"]
 
 
+def test_a_url_rewritten_with_another_article_frees_the_old_identity(store: Store) -> None:
+    def record(path: str, text_: str, identity: str) -> ArticleRecord:
+        return ArticleRecord(f"https://n.example/{path}", SITE, text_, identity=identity)
+
+    store.upsert_articles([record("live", "first story", "i1")])
+    # /live now carries the second story; the first is met again under its archive URL
+    # in the same batch, and stored there
+    batch = [record("live", "second story", "i2"), record("archive/1", "first story", "i1")]
+    assert store.upsert_articles(batch) == UpsertCounts(inserted=1, updated=1)
+    # the next batch knows /live by its new identity, /archive/1 by the old one
+    again = [record("live?amp", "second story", "i2"), record("archive/1?p", "first story", "i1")]
+    assert store.upsert_articles(again) == UpsertCounts(duplicates=2)
+    assert _stored_urls(store) == ["https://n.example/archive/1", "https://n.example/live"]
+
+
+def test_an_unchanged_article_stored_without_identity_gets_it(store: Store) -> None:
+    # stored before identities (or by a caller that had none): not a copy's original yet
+    store.upsert_articles([ArticleRecord("https://n.example/a", SITE, "story")])
+    seen_again = ArticleRecord("https://n.example/a", SITE, "story", identity="i1")
+    assert store.upsert_articles([seen_again]) == UpsertCounts(unchanged=1)
+    copy = ArticleRecord("https://n.example/a?utm=x", SITE, "story", identity="i1")
+    assert store.upsert_articles([copy]) == UpsertCounts(duplicates=1)
+
+
 def test_text_postgresql_would_refuse_is_cleaned_not_fatal(store: Store) -> None:
     bad = "nul \x00 and a lone \ud800 surrogate"
     store.apply(

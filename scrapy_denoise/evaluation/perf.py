@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 import multiprocessing
 import os
 import random
@@ -285,12 +286,15 @@ def _articles(n: int, seed: int, *, changed: bool = False) -> list[Any]:
         if changed:
             text += "\nUpdated."
         site = f"https://site{i % 20}.example"
+        title = f"Article {i}"
         out.append(
             ArticleRecord(
                 url=f"{site}/2024/01/{i}.html",
                 site=site,
                 text=text,
-                title=f"Article {i}",
+                title=title,
+                # as the crawl's articles carry one, so the copy check is measured too
+                identity=hashlib.md5(f"{title}\n{text}".encode()).hexdigest(),
                 published=published + timedelta(hours=i),
                 author="Jane Roe",
                 lang="en",

@@ -213,7 +213,6 @@ class StoredArticle(Base):
     """An extracted article; rewritten only when its content hash changes."""
 
     __tablename__ = "articles"
-    __table_args__ = (Index("ix_articles_site_identity", "site_id", "identity_hash"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     url: Mapped[str] = mapped_column(Text)
@@ -230,7 +229,9 @@ class StoredArticle(Base):
     #: ``ArticleRecord.identity``: a second URL with the same identity on the same site is
     #: the same article and is not stored again. Not unique: a re-crawl may rewrite a row
     #: into another's identity, and the insert's upsert can name only one constraint.
-    identity_hash: Mapped[bytes | None] = mapped_column(LargeBinary(HASH_BYTES), nullable=True)
+    identity_hash: Mapped[bytes | None] = mapped_column(
+        LargeBinary(HASH_BYTES), nullable=True, index=True
+    )
 
 
 #: Every table the store owns, for "is this database empty?" checks.

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
+    Integer,
     Table,
     bindparam,
     case,
@@ -30,6 +31,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    or_,
     select,
     update,
 )
@@ -726,9 +728,17 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
                     "fetched_at",
                     "updated_at",
                     "content_hash",
+                    "identity_hash",
                 )
             }
         )
+    )
+    # An unchanged article read under an identity it did not have (stored before identities,
+    # or by a core that did not extract it) gets it: it is then found as the original.
+    reidentify = (
+        update(_ARTICLES)
+        .where(_ARTICLES.c.url_hash == bindparam("b_url_hash", type_=_ARTICLES.c.url_hash.type))
+        .values(identity_hash=bindparam("b_identity_hash", type_=_ARTICLES.c.identity_hash.type))
     )
     for round_ in _rounds(articles, lambda a: a.url):
         rows = sorted(
@@ -742,9 +752,11 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             if not rest:
                 continue
             stored = {
-                bytes(h): ch
-                for h, ch in conn.execute(
-                    select(_ARTICLES.c.url_hash, _ARTICLES.c.content_hash)
+                bytes(h): (ch, None if ih is None else bytes(ih))
+                for h, ch, ih in conn.execute(
+                    select(
+                        _ARTICLES.c.url_hash, _ARTICLES.c.content_hash, _ARTICLES.c.identity_hash
+                    )
                     .where(_ARTICLES.c.url_hash.in_(sorted(rest)))
                     .order_by(_ARTICLES.c.url_hash)
                     .with_for_update()
@@ -753,10 +765,18 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             changed = [
                 {f"b_{k}": v for k, v in row.items() if k != "url"}
                 for h, row in sorted(rest.items())
-                if stored.get(h) != row["content_hash"]
+                if stored.get(h, (None, None))[0] != row["content_hash"]
             ]
             if changed:
                 conn.execute(rewrite, changed)
+            identified = []
+            for h, row in sorted(rest.items()):
+                content, identity = stored.get(h, (None, None))
+                new_identity = row["identity_hash"]
+                if content == row["content_hash"] and new_identity not in (None, identity):
+                    identified.append({"b_url_hash": h, "b_identity_hash": new_identity})
+            if identified:
+                conn.execute(reidentify, identified)
             updated += len(changed)
             unchanged += len(rest) - len(changed)
     return UpsertCounts(inserted, updated, unchanged, duplicates)
@@ -783,26 +803,36 @@ def _without_copies(
         return list(articles)
     sites = sorted({site_id for _, site_id, _ in keyed})
     if conn.dialect.name == "postgresql":
-        for site_id in sites:
-            conn.execute(select(func.pg_advisory_xact_lock(_IDENTITY_LOCK_SPACE, site_id)))
+        # One statement; PostgreSQL calls a volatile function after sorting the rows.
+        site = func.unnest(postgresql.array(sites, type_=Integer)).column_valued("site_id")
+        conn.execute(select(func.pg_advisory_xact_lock(_IDENTITY_LOCK_SPACE, site)).order_by(site))
     url_hashes = {i: text_hash(articles[i].url) for i, _, _ in keyed}
+    incoming = {url_hashes[i]: identity for i, _, identity in keyed}  # a URL's last
+    identities = sorted({identity for _, _, identity in keyed})
+    urls = sorted(set(url_hashes.values()))
     first: dict[tuple[int, bytes], bytes] = {}
     stored_urls: set[bytes] = set()
-    wanted = sorted({identity for _, _, identity in keyed})
-    for chunk in _chunks(wanted):
-        for site_id, identity, url_hash in conn.execute(
-            select(_ARTICLES.c.site_id, _ARTICLES.c.identity_hash, _ARTICLES.c.url_hash).where(
-                _ARTICLES.c.site_id.in_(sites), _ARTICLES.c.identity_hash.in_(chunk)
-            )
-        ):
-            first.setdefault((site_id, bytes(identity)), bytes(url_hash))
-    for chunk in _chunks(sorted(set(url_hashes.values()))):
-        stored_urls.update(
-            bytes(h)
-            for (h,) in conn.execute(
-                select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash.in_(chunk))
+    columns = (_ARTICLES.c.site_id, _ARTICLES.c.identity_hash, _ARTICLES.c.url_hash)
+    # Both lists are at most a batch long; a batch of over 500 is read in steps.
+    for start in range(0, max(len(identities), len(urls)), 500):
+        rows = conn.execute(
+            select(*columns).where(
+                or_(
+                    _ARTICLES.c.identity_hash.in_(identities[start : start + 500]),
+                    _ARTICLES.c.url_hash.in_(urls[start : start + 500]),
+                )
             )
         )
+        # Every row is a stored URL, and the owner of its identity, unless this batch
+        # rewrites it with another article (its identity is then left without a row).
+        for site_id, raw_identity, raw_url_hash in rows:
+            url_hash = bytes(raw_url_hash)
+            stored_urls.add(url_hash)
+            if raw_identity is None:
+                continue
+            identity = bytes(raw_identity)
+            if incoming.get(url_hash, identity) == identity:
+                first.setdefault((site_id, identity), url_hash)
     copies: set[int] = set()
     for i, site_id, identity in keyed:
         url_hash = url_hashes[i]
