@@ -387,8 +387,9 @@ def format_store(rates: Sequence[StoreRates], notes: Sequence[str] = ()) -> str:
         lines.append(
             f"- {r.articles} articles of ~3 KB, each with its identity as the crawl writes them "
             f"(the copy check reads once per batch), in batches of {ARTICLE_BATCH} (one "
-            f"transaction each); {r.deltas} deltas of {r.lines_per_delta} line counts each (one site's "
-            "50-page flush: 3/4 recurring lines, 1/4 new), wall time, empty store at start."
+            f"transaction each); {r.deltas} deltas of {r.lines_per_delta} line counts each "
+            "(one site's 50-page flush: 3/4 recurring lines, 1/4 new), wall time, empty store "
+            "at start."
         )
     lines.extend(f"- {note}" for note in notes)
     return "\n".join(lines) + "\n"
