@@ -181,9 +181,13 @@ def test_recrawl_updates_rows_instead_of_duplicating(
         if n != verdicts_before.get(k, 0)
     }
     assert added == verdict_stats(stats)
-    counts = {k: stats.get(f"denoise/store/{k}", 0) for k in ("inserted", "updated", "unchanged")}
+    counts = {
+        k: stats.get(f"denoise/store/{k}", 0)
+        for k in ("inserted", "updated", "unchanged", "duplicates")
+    }
     print(f"\n  re-crawl: {counts}, rows {len(before)} -> {len(after)}")
     second.check_finished()
+    # every article the crawl extracted was written, or skipped as a copy of a stored one
     assert sum(counts.values()) == stats["denoise/items/extracted"]
     assert len(after) == len(before) + counts["inserted"]
     # the same site crawled again is (almost) all known URLs
