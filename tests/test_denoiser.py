@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_denoise import DenoiseOptions, Denoiser, PageRules
+from scrapy_denoise.store import ArticleRecord, Store
 
 ARTICLE = """<html><head><title>Storm hits coast - Daily</title></head><body>
 <nav><a href="/">Home</a> <a href="/world/">World</a> <a href="/sport/">Sport</a></nav>
@@ -138,6 +139,26 @@ def test_an_article_under_a_second_url_is_a_duplicate_and_teaches_nothing() -> N
     with Denoiser(store=False) as d:
         d.extract(ARTICLE, url)
         assert d.extract(ARTICLE, url + "?replytocom=12").duplicate_of is None
+
+
+def test_a_core_caller_stores_one_row_per_article() -> None:
+    url = "https://news.example/2024/05/06/storm.html"
+    with Denoiser() as first, Denoiser() as later:  # two runs: the second never met the first
+        article = first.extract(ARTICLE, url)
+        copy = later.extract(ARTICLE, url + "?utm_source=feed")
+    assert copy.duplicate_of is None  # this run's memory does not know it; the store does
+    with Store.open(None) as store:
+        assert store.upsert_articles([ArticleRecord.from_article(article)]).inserted == 1
+        assert store.upsert_articles([ArticleRecord.from_article(copy)]).duplicates == 1
+        summary = store.site_summary("https://news.example")
+        assert summary is not None and summary.articles == 1
+    with Denoiser(store=False) as plain:
+        unkeyed = plain.extract(ARTICLE, url)
+    with pytest.raises(ValueError, match="pass site="):
+        ArticleRecord.from_article(unkeyed)
+    assert ArticleRecord.from_article(unkeyed, site="https://news.example").site == (
+        "https://news.example"
+    )
 
 
 def test_a_short_or_noise_page_under_a_second_url_is_no_duplicate() -> None:

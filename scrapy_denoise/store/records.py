@@ -11,6 +11,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..article import Article
 
 __all__ = [
     "SCORE_BUCKETS",
@@ -125,6 +129,33 @@ class ArticleRecord:
     #: ``Article.identity`` (32 hex digits): a new URL whose identity a stored article of
     #: its site already has is that article again and is not stored; ``None`` never matches
     identity: str | None = None
+
+    @classmethod
+    def from_article(
+        cls, article: Article, *, site: str | None = None, fetched_at: datetime | None = None
+    ) -> ArticleRecord:
+        """The record the Scrapy pipeline would write for ``article``, for callers of the
+        core that store articles themselves (:meth:`Store.upsert_articles`).
+
+        ``site`` defaults to the article's site key, which a :class:`~scrapy_denoise.Denoiser`
+        without a site store (``store=False``) does not set: pass it then.
+        """
+        key = site or article.site
+        if not key:
+            raise ValueError(
+                f"{article.url} has no site key (extracted with store=False): pass site="
+            )
+        return cls(
+            url=article.url,
+            site=key,
+            text=article.text,
+            title=article.title,
+            published=article.published,
+            author=article.author,
+            lang=article.lang,
+            fetched_at=fetched_at,
+            identity=article.identity,
+        )
 
 
 @dataclass(frozen=True, slots=True)
