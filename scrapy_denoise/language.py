@@ -111,7 +111,8 @@ _LANGUAGE_OF_SCRIPT = {
 # Letters that only some languages of a shared script use.
 _UKRAINIAN = frozenset("іїєґІЇЄҐ")
 _PERSIAN = frozenset("پچژگ")
-_UYGHUR = frozenset("ۆۇېىۈ")
+# Not alef maksura (ى): Uyghur writes it, but so does every Arabic text ("على", "إلى").
+_UYGHUR = frozenset("ۆۇېۈ")
 
 
 def normalise_language(tag: str | None) -> str | None:

@@ -69,6 +69,10 @@ def test_declared_latin_language_overruled_by_a_clear_stop_word_majority() -> No
         ("위원회는 봄 투표 후에 보고서를 발표할 것이라고 말했다.", "ko"),
         ("Комитет заявил, что опубликует доклад после голосования весной.", "ru"),
         ("وقالت اللجنة إنها ستنشر التقرير بعد التصويت في الربيع المقبل.", "ar"),
+        # alef maksura (ى) is Arabic too, not only Uyghur's (this read as "ug")
+        ("وافق المجلس على الخطة وأحالها إلى اللجنة حتى الربيع المقبل.", "ar"),
+        ("کمیته گفت که گزارش را پس از رأی‌گیری منتشر خواهد کرد.", "fa"),
+        ("كومىتېت دوكلاتنى ئەتىيازدىكى بېلەت تاشلاشتىن كېيىن ئېلان قىلىدۇ.", "ug"),
     ],
 )
 def test_undeclared_language_from_script_and_stop_word_vote(text: str, code: str) -> None:
