@@ -79,6 +79,73 @@ def test_undeclared_language_from_script_and_stop_word_vote(text: str, code: str
     assert detect_language(load_document(_page(text))) == code
 
 
+#: An undeclared page in one of the ten Latin-script languages added to the vote was read as
+#: English (Indonesian as Spanish, Hungarian as Portuguese).
+_MORE_LATIN = {
+    "tr": (
+        "Belediye meclisi salı günü nehir kenarında üç yüz uygun fiyatlı konut inşa etme "
+        "planını onayladı. Yetkililer, gece geç saatlere kadar süren tartışmanın ardından"
+        " projenin gelecek yıl başlayacağını ve bu evlerin özellikle genç aileler için "
+        "olduğunu açıkladı."
+    ),
+    "pl": (
+        "Rada miejska we wtorek zatwierdziła plan budowy trzystu tanich mieszkań nad "
+        "rzeką. Urzędnicy powiedzieli po debacie, która trwała do późnej nocy, że projekt"
+        " rozpocznie się w przyszłym roku i że domy są przeznaczone przede wszystkim dla "
+        "młodych rodzin."
+    ),
+    "sv": (
+        "Kommunfullmäktige godkände på tisdagen en plan för att bygga trehundra bostäder "
+        "med rimliga hyror vid floden. Tjänstemän sade efter en debatt som pågick till "
+        "sent på natten att projektet ska börja nästa år och att bostäderna främst är "
+        "avsedda för unga familjer."
+    ),
+    "id": (
+        "Dewan kota pada hari Selasa menyetujui rencana untuk membangun tiga ratus rumah "
+        "terjangkau di dekat sungai. Para pejabat mengatakan setelah perdebatan yang "
+        "berlangsung hingga larut malam bahwa proyek itu akan dimulai tahun depan dan "
+        "rumah-rumah tersebut terutama ditujukan untuk keluarga muda."
+    ),
+    "vi": (
+        "Hội đồng thành phố hôm thứ Ba đã thông qua kế hoạch xây dựng ba trăm ngôi nhà "
+        "giá rẻ gần sông. Các quan chức cho biết sau cuộc tranh luận kéo dài đến khuya "
+        "rằng dự án sẽ bắt đầu vào năm tới và những ngôi nhà này chủ yếu dành cho các gia"
+        " đình trẻ."
+    ),
+    "cs": (
+        "Městská rada v úterý schválila plán na výstavbu tří set dostupných domů u řeky. "
+        "Úředníci po debatě, která trvala až do pozdních nočních hodin, řekli, že projekt"
+        " začne příští rok a že domy jsou určeny především pro mladé rodiny."
+    ),
+    "hu": (
+        "A városi tanács kedden jóváhagyta a folyó közelében épülő háromszáz megfizethető"
+        " lakás tervét. A tisztviselők a késő éjszakáig tartó vita után közölték, hogy a "
+        "projekt jövőre kezdődik, és a lakásokat elsősorban fiatal családoknak szánják."
+    ),
+    "da": (
+        "Byrådet godkendte tirsdag en plan om at bygge tre hundrede billige boliger ved "
+        "floden. Embedsmænd sagde efter en debat, der varede til sent på natten, at "
+        "projektet vil begynde næste år, og at boligerne især er tiltænkt unge familier."
+    ),
+    "fi": (
+        "Kaupunginvaltuusto hyväksyi tiistaina suunnitelman rakentaa kolmesataa "
+        "kohtuuhintaista asuntoa joen lähelle. Virkamiehet kertoivat myöhään yöhön "
+        "jatkuneen keskustelun jälkeen, että hanke alkaa ensi vuonna ja että asunnot on "
+        "tarkoitettu erityisesti nuorille perheille."
+    ),
+    "no": (
+        "Bystyret godkjente tirsdag en plan om å bygge tre hundre rimelige boliger ved "
+        "elva. Tjenestemenn sa etter en debatt som varte til langt på natt at prosjektet "
+        "skal starte neste år, og at boligene først og fremst er ment for unge familier."
+    ),
+}
+
+
+@pytest.mark.parametrize(("code", "text"), list(_MORE_LATIN.items()))
+def test_undeclared_latin_languages_beyond_the_briefs_list(code: str, text: str) -> None:
+    assert detect_language(load_document(_page(text))) == code
+
+
 def test_page_without_text_has_no_language() -> None:
     assert detect_language(load_document(b"<html><body><div> </div></body></html>")) is None
 
