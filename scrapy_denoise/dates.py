@@ -38,23 +38,61 @@ _ISO = re.compile(
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+#: Month names of the Latin-script languages the page language vote knows and of Russian,
+#: in the case they take after a day ("15 марта", "15 marca", "15. března", "15.
+#: maaliskuuta"), by month. English ones, abbreviations included, are in the pattern below.
+#: An article in these languages prints its date so under the headline ("15. März 2024",
+#: "15 de marzo de 2024"); before, only its meta tags and URL could date it.
+_FOREIGN_MONTHS: tuple[str, ...] = (
+    "januar jänner janvier enero gennaio janeiro januari stycznia ocak ledna tammikuuta января",
+    "februar février febrero febbraio fevereiro februari lutego şubat února helmikuuta февраля",
+    "märz mars marzo março maart marca mart března marts maret maaliskuuta марта",
+    "avril abril aprile kwietnia nisan dubna huhtikuuta апреля",
+    "mai mayo maggio maio mei maja mayıs května maj toukokuuta мая",
+    "juni juin junio giugno junho czerwca haziran června kesäkuuta июня",
+    "juli juillet julio luglio julho lipca temmuz července heinäkuuta июля",
+    "août agosto augustus sierpnia ağustos srpna augusti agustus elokuuta августа",
+    "septembre septiembre setiembre settembre setembro września eylül září syyskuuta сентября",
+    "oktober octobre octubre ottobre outubro października ekim října lokakuuta октября",
+    "novembre noviembre novembro listopada kasım listopadu marraskuuta ноября",
+    "dezember décembre diciembre dicembre dezembro grudnia aralık prosince desember "
+    "joulukuuta декабря",
+)
+_MONTH_OF: dict[str, int] = {
+    name: month for month, names in enumerate(_FOREIGN_MONTHS, 1) for name in names.split()
+}
+_EN_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+#: an English month: the only ones written before the day ("March 15, 2024")
+_EN_MONTH = rf"(?:{_EN_MONTHS})\.?"
+#: a month in any of the languages, written after the day. Only ever tried after a day's
+#: digits: 150 names tried at every word made a date search five times slower.
 _MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+    rf"(?:{_EN_MONTHS}"
+    # longest first, so that "marzo" is not read as "mar" and a stray "zo"
+    + "".join(f"|{re.escape(n)}" for n in sorted(_MONTH_OF, key=len, reverse=True))
+    + r")\.?(?!\w)"
 )
 _WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th|\.)?"
+#: "15 de marzo de 2024", "15 de março de 2024" (Spanish, Portuguese)
+_DE = r"(?:de\s+)?"
+_DE_YEAR = r"(?:del?\s+)?"
 #: a calendar date as people write it, with an optional weekday before and time after
 #: (bylines strip it; :func:`find_written_date` and :func:`standalone_date` read it)
 DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
-    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
+    rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
     r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
-_MONTH_FIRST = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
-_DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})\b", re.I)
+_MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_DAY_FIRST = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
+)
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
 #: a weekday named right before a numeric date (searched up to the date's start)
 _WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*$", re.I)
@@ -187,7 +225,8 @@ def _plausible(found: datetime) -> bool:
 
 
 def _month(name: str) -> int:
-    return _MONTHS.index(name[:3].lower()) + 1
+    key = name.rstrip(".").lower()
+    return _MONTH_OF.get(key) or _MONTHS.index(key[:3]) + 1
 
 
 def _day(year: str, month: int, day: str) -> datetime | None:

@@ -51,6 +51,32 @@ def test_find_written_date_reads_the_forms_people_read(
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("15. März 2024", (2024, 3, 15)),
+        ("Veröffentlicht am 1. Oktober 2023, 10:15 Uhr", (2023, 10, 1)),
+        ("Publié le 15 mars 2024 à 10h", (2024, 3, 15)),
+        ("15 de marzo de 2024", (2024, 3, 15)),
+        ("3 de agosto del 2021", (2021, 8, 3)),
+        ("15 de março de 2024", (2024, 3, 15)),
+        ("15 marzo 2024", (2024, 3, 15)),  # not "mar" and a stray "zo"
+        ("15 maart 2024", (2024, 3, 15)),
+        ("1 мая 2022 года", (2022, 5, 1)),
+        ("15 marca 2024", (2024, 3, 15)),
+        ("29 Ekim 2023 Pazar", (2023, 10, 29)),
+        ("15 maj 2024", (2024, 5, 15)),
+        ("7. září 2020", (2020, 9, 7)),
+        ("17 Agustus 2023", (2023, 8, 17)),
+        ("15. joulukuuta 2022", (2022, 12, 15)),
+    ],
+)
+def test_find_written_date_reads_month_names_of_other_languages(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    assert find_written_date(text) == datetime(*expected, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "03/10/2023",  # March or October: no guess
