@@ -38,8 +38,10 @@ _ISO = re.compile(
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-#: Month names of the Latin-script languages the page language vote knows and of Russian,
-#: in the case they take after a day ("15 марта", "15 marca", "15. března", "15.
+#: Month names of German, French, Spanish, Portuguese, Italian, Dutch, Turkish, Polish,
+#: Swedish, Danish, Norwegian, Czech, Indonesian, Finnish and Russian (the language vote's
+#: languages but Hungarian and Vietnamese, which write the year or a number first), in the
+#: case they take after a day ("15 марта", "15 marca", "15. března", "15.
 #: maaliskuuta"), by month. English ones, abbreviations included, are in the pattern below.
 #: An article in these languages prints its date so under the headline ("15. März 2024",
 #: "15 de marzo de 2024"); before, only its meta tags and URL could date it.
