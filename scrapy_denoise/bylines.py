@@ -29,14 +29,21 @@ MAX_AUTHOR = 100
 
 _DATE_RE = re.compile(DATE_PATTERN, re.I)
 _LEADING_DATE = re.compile(rf"^{PUBLISHED_WORDS}{DATE_PATTERN}\s*", re.I)
-#: the words that introduce a byline's names
+#: the words that introduce a byline's names: "by" in English, German, French, Spanish,
+#: Italian, Dutch, Swedish and Norwegian, Danish and Indonesian, and "author:" in Polish,
+#: Czech, Italian, French, Russian, Turkish and Danish
 _BY_WORDS = (
     r"(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
-    r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por)"
+    r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por|di|door|av|af|oleh"
+    r"|autor|autore|auteur|автор|yazar|forfatter)"
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
+#: "ByAmy Roeder", "Written byDan Pantelo": a "by" run into the name when a template puts
+#: them in two elements. Only an English "by" in lower case then a capital: a name that
+#: merely starts like a by-word ("Byron", "Parker", "Dick", "AFP") keeps its letters.
+_RUN_ON = r"(?-i:(?<=y)(?=[A-Z]))"
 _PREFIX = re.compile(
-    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}|about\s+the\s+author|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+the\s+author|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )

@@ -71,6 +71,47 @@ def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        # names that start like a by-word keep their letters ("ron Smith", "ker Jones",
+        # "my Olson" and "P" for AFP before)
+        ("Byron Smith", "Byron Smith"),
+        ("BYRON SMITH", "BYRON SMITH"),
+        ("Parker Jones", "Parker Jones"),
+        ("Parmy Olson", "Parmy Olson"),
+        ("Porter Wagoner", "Porter Wagoner"),
+        ("Vonda Shepard", "Vonda Shepard"),
+        ("Dick Armey", "Dick Armey"),
+        ("Avery Matera", "Avery Matera"),
+        ("AFP", "AFP"),
+        ("DiCaprio", "DiCaprio"),
+        # a "by" a template runs into the name is still cut (wcxb development pages)
+        ("ByAmy Roeder", "Amy Roeder"),
+        ("Written byDan Pantelo", "Dan Pantelo"),
+    ],
+)
+def test_clean_author_cuts_a_by_word_never_the_start_of_a_name(value: str, expected: str) -> None:
+    assert clean_author(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Di Mario Rossi", "Mario Rossi"),
+        ("Door Jan Jansen", "Jan Jansen"),
+        ("Av Anna Svensson", "Anna Svensson"),
+        ("Oleh Budi Santoso", "Budi Santoso"),
+        ("Автор: Иван Петров", "Иван Петров"),
+        ("Yazar: Ahmet Yılmaz", "Ahmet Yılmaz"),
+        ("Autor: Jan Kowalski", "Jan Kowalski"),
+        ("Von Max Mustermann", "Max Mustermann"),
+    ],
+)
+def test_byline_names_reads_bylines_of_other_languages(line: str, expected: str) -> None:
+    assert byline_names(line) == expected
+
+
+@pytest.mark.parametrize(
     ("line", "expected"),
     [
         ("By Stephen Shankland", "Stephen Shankland"),
