@@ -146,6 +146,18 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/login",
         "/feed/",
         "/tags/%E6%96%B0%E9%97%BB/",  # percent-encoded non-ASCII term
+        # the same pages of sites in other languages
+        "/schlagwort/wohnen/",
+        "/thema/wohnen/",
+        "/ressort/wirtschaft/seite/2/",
+        "/autor/jan-kowalski/",
+        "/rubrique/politique/",
+        "/etiqueta/vivienda/",
+        "/categoria/economia/pagina/3/",
+        "/kategorie/sport/",
+        "/suche",
+        "/recherche/",
+        "/archivio/2024/03/",
     ],
 )
 def test_url_pattern_fires_on_list_urls(path: str) -> None:
@@ -167,6 +179,10 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/section/world/2024/05/03/harbour-budget.html",  # an article filed in a section
         "/Global/story.asp?S=7582224&nav=menu608",  # Worldnow's story id, not WordPress's ?s=
         "/category/story.cfm?c_id=18&objectid=10486887",  # a story script, not a term
+        "/thema/wohnen/stadtrat-genehmigt-plan.html",  # an article filed under a topic
+        "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
+        "/archivio/2024/03/15/notizia-del-giorno.html",
+        "/seite-an-seite/",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

@@ -230,7 +230,9 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paging. An empty list switches the rule off.",
+            "pages, archives, paging, named in English and in eight more languages "
+            "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ...). An empty list "
+            "switches the rule off.",
             "list",
             "``scrapy_denoise.page.rules.DEFAULT_URL_PATTERNS``",
         ),

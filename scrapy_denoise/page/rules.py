@@ -49,14 +49,25 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
     # (news CMSs file their section fronts as /section/world/); a script is no term:
     # nzherald.co.nz serves its stories as /section/story.cfm?objectid=...
-    r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?)"
+    # The same words of German, French, Spanish, Portuguese, Italian, Dutch, Polish and
+    # the Scandinavian languages follow the English ones, as courlan's navigation filter
+    # has German's (no page of the shared data has such a URL: a bet on other sites).
+    r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?"
+    r"|schlagw(?:ö|oe|o)rte?r?|stichw(?:ö|oe|o)rte?r?|etiquettes?|etiquetas?|etichette"
+    r"|trefwoorden?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
+    r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
+    r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?)"
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+)?",
+    # search pages in those languages
+    r"suche|recherche|b(?:u|ú)squeda|pesquisa|zoeken|szukaj|cerca",
     # archive indexes and their date pages; /archives/123 (a WordPress post id) stays out.
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
-    r"archives?(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
+    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
+    r"(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
-    # not Pelican's index2.html: old static sites number their content pages so)
-    r"page/?\d+",
+    # not Pelican's index2.html: old static sites number their content pages so), and
+    # German's, Spanish's and Italian's, Polish's, Turkish's word for the page
+    r"(?:page|seite|pagina|strona|sayfa)/?\d+",
     r"index_\d+\.s?html?",
 )
 
