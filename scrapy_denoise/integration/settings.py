@@ -230,7 +230,7 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paging, named in English and in eight more languages "
+            "pages, archives, paging, named in English and in other European languages "
             "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ...). An empty list "
             "switches the rule off.",
             "list",
