@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
+
 from scrapy_denoise.document import load_document
 from scrapy_denoise.metadata import extract_metadata
 
@@ -85,6 +87,29 @@ def test_a_title_head_the_body_shows_keeps_its_own_separators() -> None:
     html = """<html><head><title>SAGE2 – A New Approach - undefined</title></head><body>
     <div class="post-title">SAGE2 – A New Approach</div><p>text</p></body></html>"""
     assert _meta(html).title == "SAGE2 – A New Approach"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        # WordPress themes of the dragnet pages ("<post> « <blog>"); before, the whole
+        # <title> was the title, or the blog's name won over a headline shown in an <h2>
+        ("Malaria returns to Greece « Healthcare Economist", "Malaria returns to Greece"),
+        ("oHERALDo :: CM hints SEZs may be shown the door", "CM hints SEZs may be shown the door"),
+        ("法国全国大罢工再次严重影响交通-新华网", "法国全国大罢工再次严重影响交通"),
+        ("Plan approved ~ The Daily", "Plan approved"),
+    ],
+)
+def test_title_separators_of_other_themes(title: str, expected: str) -> None:
+    html = f"""<html><head><title>{title}</title></head><body>
+    <div class="post"><h2>{expected}</h2><p>text of the story</p></div></body></html>"""
+    assert _meta(html).title == expected
+
+
+def test_a_bare_hyphen_inside_latin_words_is_no_title_separator() -> None:
+    html = """<html><head><title>Well-known plan-makers approve it</title></head><body>
+    <p>text</p></body></html>"""
+    assert _meta(html).title == "Well-known plan-makers approve it"
 
 
 def test_section_headings_do_not_title_the_post() -> None:
