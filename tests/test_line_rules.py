@@ -106,6 +106,43 @@ def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:
     assert not is_stock_line(line)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Anzeige",
+        "Lesen Sie auch:",
+        "Mehr zum Thema",
+        "À lire aussi",
+        "Publicité",
+        "Lee también",
+        "Leia também",
+        "Leggi anche",
+        "Lees ook",
+        "Czytaj także",
+        "Читайте также:",
+        "Реклама",
+        "Artikel teilen",
+        "Nach oben",
+        "Schließen",
+    ],
+)
+def test_stock_phrases_of_other_languages_are_stock_lines(line: str) -> None:
+    assert is_stock_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Lesen Sie auch den Kommentar unseres Korrespondenten.",
+        "Anzeigenmarkt",
+        "La publicité en ligne recule pour la première fois.",
+        "Читайте также интервью с министром.",
+    ],
+)
+def test_prose_of_other_languages_with_a_stock_phrase_is_not_one(line: str) -> None:
+    assert not is_stock_line(line)
+
+
 def test_line_rule_names_the_rule_and_the_filter_keeps_order() -> None:
     assert line_rule("© 2024 Daily. All rights reserved.") == "copyright"
     assert line_rule("Advertisement") == "stock"

@@ -126,6 +126,34 @@ _STOCK = re.compile(
 )
 
 
+#: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
+#: Russian: advertisement labels, "read also" and "read more" links, share, print, related
+#: articles, back to top, close, reply. The shared data's pages are English and Chinese, so
+#: no page of it could measure these (none of its lines matches one); they are the phrases
+#: as those languages' news sites print them, and a whole line must be one.
+_STOCK_OTHER = re.compile(
+    r"(?:"
+    r"anzeige|werbung|publicit[ée]|publicidad(?:e)?|pubblicit[àa]|advertentie|reklama|реклама"
+    r"|lesen sie auch|mehr zum thema|auch interessant|weiterlesen"
+    r"|(?:à )?lire aussi|lire la suite|sur le même sujet"
+    r"|lee también|leer más|noticias relacionadas"
+    r"|leia (?:também|mais)|not[íi]cias relacionadas"
+    r"|leggi anche|leggi di più|articoli correlati"
+    r"|lees ook|lees meer|gerelateerde artikelen"
+    r"|czytaj (?:też|także|więcej)|powiązane artykuły"
+    r"|читайте также|читать далее|похожие (?:статьи|новости)"
+    r"|artikel teilen|teilen|partager|compartir|compartilhar|partilhar|condividi|delen"
+    r"|udostępnij|поделиться"
+    r"|drucken|imprimer|imprimir|afdrukken|drukuj|распечатать"
+    r"|nach oben|zum seitenanfang|retour en haut|volver arriba|voltar ao topo|torna su"
+    r"|terug naar boven|наверх"
+    r"|schließen|fermer|cerrar|fechar|chiudi|sluiten|zamknij|закрыть"
+    r"|antworten|répondre|responder|rispondi|reageer|odpowiedz|ответить"
+    r")[.:!]?",
+    re.IGNORECASE,
+)
+
+
 #: Chinese stock lines are shorter still (a character is a word)
 _MAX_STOCK_CHARS_ZH = 80
 _ROLES_ZH = "(?:责任编辑|值班编辑|实习编辑|责编|编辑|校对|审校|审核|监制|主编)"
@@ -161,7 +189,7 @@ def is_stock_line(line: str) -> bool:
     if len(line) > _MAX_STOCK_CHARS:
         return False
     collapsed = " ".join(line.split())
-    if _STOCK.fullmatch(collapsed) is not None:
+    if _STOCK.fullmatch(collapsed) is not None or _STOCK_OTHER.fullmatch(collapsed) is not None:
         return True
     if collapsed.isascii() or len(collapsed) > _MAX_STOCK_CHARS_ZH:
         return False
