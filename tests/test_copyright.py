@@ -18,6 +18,13 @@ from scrapy_denoise.methods.copyright import is_copyright_line
         "XML Sitemap / Site Terms of Service / Powered by MediaTemple. All rights reserved.",
         "版权所有 © 新闻网",
         "© Verlag GmbH – Alle Rechte vorbehalten",
+        # without the sign, in the other languages of the language vote and Russian
+        "Все права защищены",
+        "Wszelkie prawa zastrzeżone.",
+        "Alle rechten voorbehouden",
+        "Todos os direitos reservados.",
+        "Tüm hakları saklıdır",
+        "Hak cipta dilindungi undang-undang",
         # Chinese reprint bans and disclaimers
         "澎湃新闻报料：4009-20-4009 澎湃新闻，未经授权不得转载",
         "转载请注明出处：快科技",

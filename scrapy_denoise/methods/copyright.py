@@ -56,6 +56,19 @@ _PHRASES = (
     "tous droits réservés",
     "todos los derechos reservados",
     "tutti i diritti riservati",
+    # the other languages of the page language vote, and Russian
+    "todos os direitos reservados",
+    "alle rechten voorbehouden",
+    "wszelkie prawa zastrzeżone",
+    "tüm hakları saklıdır",
+    "alla rättigheter förbehållna",
+    "alle rettigheder forbeholdes",
+    "alle rettigheter reservert",
+    "všechna práva vyhrazena",
+    "kaikki oikeudet pidätetään",
+    "minden jog fenntartva",
+    "hak cipta dilindungi",
+    "все права защищены",
 )
 _NOTICE_ANYWHERE = re.compile(
     "|".join(map(re.escape, _PHRASES))
