@@ -131,6 +131,8 @@ _STOCK = re.compile(
 #: articles, back to top, close, reply. The shared data's pages are English and Chinese, so
 #: no page of it could measure these (none of its lines matches one); they are the phrases
 #: as those languages' news sites print them, and a whole line must be one.
+#: the longest of them ("gerelateerde artikelen:"): a longer line is not tested
+_MAX_STOCK_OTHER_CHARS = 32
 _STOCK_OTHER = re.compile(
     r"(?:"
     r"anzeige|werbung|publicit[ée]|publicidad(?:e)?|pubblicit[àa]|advertentie|reklama|реклама"
@@ -189,7 +191,9 @@ def is_stock_line(line: str) -> bool:
     if len(line) > _MAX_STOCK_CHARS:
         return False
     collapsed = " ".join(line.split())
-    if _STOCK.fullmatch(collapsed) is not None or _STOCK_OTHER.fullmatch(collapsed) is not None:
+    if _STOCK.fullmatch(collapsed) is not None:
+        return True
+    if len(collapsed) <= _MAX_STOCK_OTHER_CHARS and _STOCK_OTHER.fullmatch(collapsed) is not None:
         return True
     if collapsed.isascii() or len(collapsed) > _MAX_STOCK_CHARS_ZH:
         return False
