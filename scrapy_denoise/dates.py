@@ -78,7 +78,9 @@ _MONTH = (
     + r")\.?(?!\w)"
 )
 _WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
-_DAY = r"\d{1,2}(?:st|nd|rd|th|\.)?"
+#: after a day's number: an English ordinal, or the dot of "15. März"
+_DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
+_DAY = rf"\d{{1,2}}{_DAY_SUFFIX}"
 #: "15 de marzo de 2024", "15 de março de 2024" (Spanish, Portuguese)
 _DE = r"(?:de\s+)?"
 _DE_YEAR = r"(?:del?\s+)?"
@@ -93,7 +95,7 @@ DATE_PATTERN = (
 )
 _MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
+    rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
 #: a weekday named right before a numeric date (searched up to the date's start)

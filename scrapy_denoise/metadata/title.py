@@ -13,13 +13,15 @@ from ._page import node_text, text_of
 
 __all__ = ["declared_title", "heading_or_title"]
 
+#: the marks between a headline and a site name when spaces surround them
+_SEPARATOR_MARKS = r"(?:[|\-–—:·•»«~]|::)"
 _TITLE_SEPARATORS = re.compile(
-    r"\s+(?:[|\-–—:·•»«~]|::)\s+|\s*_\s*"
+    rf"\s+{_SEPARATOR_MARKS}\s+|\s*_\s*"
     # Chinese sites join the site name with a bare hyphen: "市议会批准建房计划-新华网"
     r"|(?<=[\u4e00-\u9fff])[-－](?=[\u4e00-\u9fff])"
 )
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
-_SEPARATOR_AT_END = re.compile(r"(?:\s+(?:[|\-–—:·•»«~]|::)|_)\s*$")
+_SEPARATOR_AT_END = re.compile(rf"(?:\s+{_SEPARATOR_MARKS}|_)\s*$")
 #: separators at each end of a ``<title>`` whose head and tail are tried as the headline:
 #: a site name sits within a few of an end, and a broken page whose ``<title>`` swallowed
 #: 700 separators made every head and tail a body search (0.35 s for one page)

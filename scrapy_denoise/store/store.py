@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from itertools import zip_longest
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -762,19 +763,16 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
                     .with_for_update()
                 )
             }
-            changed = [
-                {f"b_{k}": v for k, v in row.items() if k != "url"}
-                for h, row in sorted(rest.items())
-                if stored.get(h, (None, None))[0] != row["content_hash"]
-            ]
-            if changed:
-                conn.execute(rewrite, changed)
-            identified = []
+            changed: list[dict[str, Any]] = []
+            identified: list[dict[str, Any]] = []
             for h, row in sorted(rest.items()):
                 content, identity = stored.get(h, (None, None))
-                new_identity = row["identity_hash"]
-                if content == row["content_hash"] and new_identity not in (None, identity):
-                    identified.append({"b_url_hash": h, "b_identity_hash": new_identity})
+                if content != row["content_hash"]:
+                    changed.append({f"b_{k}": v for k, v in row.items() if k != "url"})
+                elif row["identity_hash"] not in (None, identity):
+                    identified.append({"b_url_hash": h, "b_identity_hash": row["identity_hash"]})
+            if changed:
+                conn.execute(rewrite, changed)
             if identified:
                 conn.execute(reidentify, identified)
             updated += len(changed)
@@ -814,12 +812,12 @@ def _without_copies(
     stored_urls: set[bytes] = set()
     columns = (_ARTICLES.c.site_id, _ARTICLES.c.identity_hash, _ARTICLES.c.url_hash)
     # Both lists are at most a batch long; a batch of over 500 is read in steps.
-    for start in range(0, max(len(identities), len(urls)), 500):
+    for identity_chunk, url_chunk in zip_longest(_chunks(identities), _chunks(urls), fillvalue=()):
         rows = conn.execute(
             select(*columns).where(
                 or_(
-                    _ARTICLES.c.identity_hash.in_(identities[start : start + 500]),
-                    _ARTICLES.c.url_hash.in_(urls[start : start + 500]),
+                    _ARTICLES.c.identity_hash.in_(identity_chunk),
+                    _ARTICLES.c.url_hash.in_(url_chunk),
                 )
             )
         )
