@@ -78,6 +78,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
                     "method": article.method,
                     "verdict": article.verdict.as_dict() if article.verdict else None,
                     "warnings": list(article.warnings),
+                    # what the store keeps one row per (ArticleRecord.identity)
+                    "identity": article.identity,
+                    "duplicate_of": article.duplicate_of,
                     "text": article.text,
                 },
                 ensure_ascii=False,

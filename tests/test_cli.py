@@ -181,5 +181,10 @@ def test_extract_fetches_a_url_as_scrapy_denoise(
     assert main(["extract", url, "--json"]) == 0
     article = json.loads(capsys.readouterr().out)
     assert article["url"] == url and STORY[1] in article["text"]
+    # the identity the store dedupes on: the same for the page under another address
+    assert main(["extract", url + "?utm_source=feed", "--json"]) == 0
+    copy = json.loads(capsys.readouterr().out)
+    assert len(article["identity"]) == 32 and copy["identity"] == article["identity"]
+    assert article["duplicate_of"] is None
     # urllib's own "Python-urllib/3.x" is refused by many sites
     assert agents and all(agent.startswith("scrapy-denoise/") for agent in agents)

@@ -296,3 +296,48 @@ def test_form_controls_stay_but_their_text_goes() -> None:
 def test_hidden_element_first_in_its_parent_hands_its_tail_to_the_parent() -> None:
     doc = load_document("<html><body><p><b hidden>x</b>tail text</p></body></html>")
     assert doc.lines() == ["tail text"]
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<a class="anchor" href="#notes">#</a>',  # Hugo
+        '<a class="headerlink" href="#notes" title="Permalink to this heading">¶</a>',  # Sphinx
+        '<a href="#notes">§</a>',
+        '<a href="#notes"> 🔗 </a>',
+        '<a class="hash-link" href="#notes">\u200b</a>',  # Docusaurus
+        '<a href="#fnref1">↩\ufe0e</a>',  # a footnote's way back
+    ],
+)
+def test_a_same_page_link_that_is_a_mark_loses_its_text_but_not_its_tail(link: str) -> None:
+    doc = load_document(f"<html><body><h2>Release Notes {link} tail</h2></body></html>")
+    assert doc.lines() == ["Release Notes tail"]
+    h2 = doc.index[doc.root.find(".//h2")]
+    assert doc.link_count[h2] == 1 and doc.link_text_len[h2] == 0
+    assert doc.text_len[h2] == text_chars("Release Notes tail")
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        '<a href="#fn1">1</a>',  # a footnote's number is a word
+        '<a href="#top">Top</a>',
+        '<a href="/tags/">#</a>',  # not a link within the page
+        '<a href="https://example.com/#x">¶</a>',
+        '<a href="#x">***</a>',  # three marks: text, not a glyph
+        '<a href="#x"><span>¶</span></a>',  # only a link's own text is read
+    ],
+)
+def test_other_links_keep_their_text(link: str) -> None:
+    doc = load_document(f"<html><body><p>Before {link} after</p></body></html>")
+    text = "".join(doc.root.find(".//a").itertext())
+    assert text and doc.lines() == [f"Before {text} after"]
+
+
+def test_lines_of_glyphless_characters_are_blank_and_line_ends_lose_them() -> None:
+    doc = load_document(
+        "<html><body><p>First line.&#8203;</p><p>&zwj;</p><p>&nbsp;&#8203; &shy;</p>"
+        "<p>&#65279;Assis&shy;tance for home&shy;owners 👨&zwj;👩</p></body></html>"
+    )
+    # inside a line they stay: spelling (joiners) and the data's truth (soft hyphens)
+    assert doc.lines() == ["First line.", "Assis\xadtance for home\xadowners 👨\u200d👩"]
