@@ -98,8 +98,9 @@ _DAY_FIRST = re.compile(
     rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
-#: a weekday named right before a numeric date (searched up to the date's start)
-_WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*$", re.I)
+#: a weekday named right before a numeric date (searched up to the date's start), or with
+#: a separator between them ("By David Richards | Monday | 07/01/2008")
+_WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*(?:[|\-–—·•]\s*)?$", re.I)
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: the words allowed before a publication date: they say "published", never "updated"
 PUBLISHED_WORDS = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"

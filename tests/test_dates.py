@@ -40,6 +40,8 @@ def test_parse_date_reads_machine_forms_only() -> None:
         # the weekday picks the order: November 6th was a Tuesday, June 11th a Monday
         ("Tuesday, 11.06.2012 / 4:54 PM", (2012, 11, 6)),
         ("Mon 11.06.2012", (2012, 6, 11)),
+        # with a byline's separator between them (January 7th was a Monday, July 1st not)
+        ("By David Richards | Monday | 07/01/2008", (2008, 1, 7)),
         # the first date in the text, whatever its form
         ("Sept 3, 2020, updated 2021-01-05", (2020, 9, 3)),
     ],

@@ -98,6 +98,10 @@ def test_a_title_head_the_body_shows_keeps_its_own_separators() -> None:
         ("oHERALDo :: CM hints SEZs may be shown the door", "CM hints SEZs may be shown the door"),
         ("法国全国大罢工再次严重影响交通-新华网", "法国全国大罢工再次严重影响交通"),
         ("Plan approved ~ The Daily", "Plan approved"),
+        # wp_title("&raquo;") with the site's name left out, and "::" set without a space
+        # before it (dragnet pages of one WordPress theme)
+        (" &raquo; Not In Production 7:: Néojaponisme &raquo; Blog Archive", "Not In Production 7"),
+        ("Car2Go service expands to Toronto |", "Car2Go service expands to Toronto"),
     ],
 )
 def test_title_separators_of_other_themes(title: str, expected: str) -> None:

@@ -17,10 +17,16 @@ __all__ = ["declared_title", "heading_or_title"]
 _SEPARATOR_MARKS = r"(?:[|\-–—:·•»«~]|::)"
 _TITLE_SEPARATORS = re.compile(
     rf"\s+{_SEPARATOR_MARKS}\s+|\s*_\s*"
+    # "Not In Production 7:: Néojaponisme"
+    r"|(?<=\w)::\s+"
     # Chinese sites join the site name with a bare hyphen: "市议会批准建房计划-新华网"
     r"|(?<=[\u4e00-\u9fff])[-－](?=[\u4e00-\u9fff])"
 )
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
+#: a separator with nothing beyond it at an end of a ``<title>``: WordPress themes write
+#: ``wp_title("&raquo;")`` as "» Post" when they leave the site's name out. A title may
+#: start with « and end with »: French quotation marks are set with spaces.
+_SEPARATOR_AT_EDGE = re.compile(r"^(?:[|\-–—:·•»~]|::)\s+|\s+(?:[|\-–—:·•«~]|::)$")
 _SEPARATOR_AT_END = re.compile(rf"(?:\s+{_SEPARATOR_MARKS}|_)\s*$")
 #: separators at each end of a ``<title>`` whose head and tail are tried as the headline:
 #: a site name sits within a few of an end, and a broken page whose ``<title>`` swallowed
@@ -42,7 +48,7 @@ def _clean_title(
     undefined" must not title every post "undefined"); else the longest part that is not
     a known site name.
     """
-    whole = " ".join(title.split())
+    whole = _SEPARATOR_AT_EDGE.sub("", " ".join(title.split()))
     cuts = list(_TITLE_SEPARATORS.finditer(whole))
     if not cuts or whole.casefold() in {h.casefold() for h in headings}:
         return whole
