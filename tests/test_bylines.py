@@ -39,6 +39,15 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("股市行情 总篇数919篇 暂无简介", "股市行情"),
         ("中国广州发布 关注", "中国广州发布"),  # the follow button
         ("[责任编辑：韩保林 PK155]", "韩保林"),  # the editor in charge, with a staff code
+        # a job title after a comma, an outlet after a slash
+        ("Karen Kaplan, Times Staff Writer", "Karen Kaplan"),
+        ("Nicole Gaouette and Edwin Chen, Times Staff Writers", "Nicole Gaouette and Edwin Chen"),
+        ("Tom Gara, Reporter, The Wall Street Journal", "Tom Gara"),
+        ("Eliot Caroom/The Star-Ledger", "Eliot Caroom"),
+        ("Juan Cole / Informed Comment", "Juan Cole"),
+        ("RFE/RL", "RFE/RL"),  # one name, not a name and its outlet
+        ("Zhilong Hong, Zhu Zhu, Daisy Tsang", "Zhilong Hong, Zhu Zhu, Daisy Tsang"),
+        ("Chris @", "Chris"),  # "Chris @ 10:30 pm", the time cut out
     ],
 )
 def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
@@ -64,6 +73,10 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "View Comments",
         "未知 责任编辑：棒棒不是糖",  # "author: unknown", then the editor's label
         "当前位置 : 上海新闻网 > 新闻资讯 > 社会关注",  # a breadcrumb in a byline's place
+        # a photo's credit in a byline-classed caption (utomo-big9-chaos's New York pages,
+        # whose writers' bylines come next)
+        "Justin Sullivan/Getty Images",
+        "Andrew Harnik/AP",
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
