@@ -126,7 +126,8 @@ def clean_author(value: str) -> str | None:
     photo's credit are nobody's byline. The titles, outlets and credits changed 52 authors
     of the 6,499 pages of the shared data (2026-11-25): 42 lost a title, an outlet or a
     stray "@", 8 pages credited to a photographer went to their writer instead (their
-    byline comes next), and one value that was never a name stayed none.
+    byline comes next), and one value that was no name is still no name ("billed annually,
+    or $50").
     """
     value = value[: 10 * MAX_AUTHOR]  # a megabyte "author" costs no more than a long one
     if "&" in value:
