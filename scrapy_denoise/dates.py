@@ -103,14 +103,29 @@ _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
 _WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*(?:[|\-–—·•]\s*)?$", re.I)
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: the words allowed before a publication date: they say "published", never "updated"
-PUBLISHED_WORDS = r"(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?\s*:?\s*)?"
+#: "published (on)" in the languages of :data:`_FOREIGN_MONTHS`, which starts a line that
+#: dates the page as "Published on" does: "Veröffentlicht am 15. März 2024", "Publié le 15
+#: mars 2024", "Opublikowano: 15 marca 2024", "Опубликовано 1 мая 2022"
+_PUBLISHED_ABROAD = (
+    r"(?:veröffentlicht|erschienen|publiziert|publié|mis\s+en\s+ligne|publicad[oa]"
+    r"|pubblicat[oa]|gepubliceerd|geplaatst|opublikowano|data\s+publikacji|опубликовано"
+    r"|дата\s+публикации|yayınlanma\s+tarihi|yayın\s+tarihi|publicera[dt]|publiceret|publisert"
+    r"|publikováno|zveřejněno|julkaistu|diterbitkan|dipublikasikan)"
+    r"(?:\s+(?:am|le|el|em|il|op|den|dne|pada))?"
+)
+PUBLISHED_WORDS = (
+    r"(?:(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?"
+    rf"|{_PUBLISHED_ABROAD})\s*:?\s*)?"
+)
 #: a whole text that is one publication date and nothing else: "Thu, January 10, 2008",
 #: "Published December 6, 2003", "2007-11-24 16:23:08"
 _STANDALONE = re.compile(PUBLISHED_WORDS + DATE_PATTERN, re.IGNORECASE)
 #: a text that starts by saying when it was published: "Posted on the 15/12/2025 at 19:00
 #: by @GuillaumeGomez", "Published: 29 Dec, 2007"
 _SAID_PUBLISHED = re.compile(
-    rf"(?:first\s+)?(?:published|posted)(?:\s+on)?(?:\s+the)?\s*:?\s*({DATE_PATTERN})", re.I
+    rf"(?:(?:first\s+)?(?:published|posted)(?:\s+on)?(?:\s+the)?|{_PUBLISHED_ABROAD})"
+    rf"\s*:?\s*({DATE_PATTERN})",
+    re.I,
 )
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[^\d]|$)")
 _COMPACT = re.compile(r"((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")

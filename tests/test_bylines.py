@@ -118,6 +118,8 @@ def test_clean_author_cuts_a_by_word_never_the_start_of_a_name(value: str, expec
         ("Yazar: Ahmet Yılmaz", "Ahmet Yılmaz"),
         ("Autor: Jan Kowalski", "Jan Kowalski"),
         ("Von Max Mustermann", "Max Mustermann"),
+        ("Veröffentlicht am 15. März 2024 von Max Mustermann", "Max Mustermann"),
+        ("Publié le 15 mars 2024 par Jean Dupont", "Jean Dupont"),
     ],
 )
 def test_byline_names_reads_bylines_of_other_languages(line: str, expected: str) -> None:

@@ -103,6 +103,8 @@ def test_find_written_date_gives_none_without_a_whole_plain_date(text: str) -> N
         ("Published December 6, 2003", (2003, 12, 6)),
         ("Posted on: 2012年3月12日", (2012, 3, 12)),
         ("Wednesday, September 21, 2011 at 11:45 p.m. EDT", (2011, 9, 21)),
+        ("Veröffentlicht am 15. März 2024", (2024, 3, 15)),
+        ("Опубликовано: 1 мая 2022", (2022, 5, 1)),
     ],
 )
 def test_standalone_date_reads_a_text_that_is_only_a_date(
@@ -164,6 +166,17 @@ def test_compact_date_reads_a_value_of_eight_digits_that_make_a_day() -> None:
         ("Posted on the 15/12/2025 at 19:00 by @GuillaumeGomez", (2025, 12, 15)),
         ("Published on Thursday, February 24, 2000 in the New Republic", (2000, 2, 24)),
         ("First published October 7, 2004", (2004, 10, 7)),
+        # the other languages whose month names are read
+        ("Veröffentlicht am 15. März 2024, 10:15 Uhr", (2024, 3, 15)),
+        ("Publié le 15 mars 2024 à 10h12", (2024, 3, 15)),
+        ("Publicado el 15 de marzo de 2024", (2024, 3, 15)),
+        ("Pubblicato il 15 marzo 2024", (2024, 3, 15)),
+        ("Gepubliceerd op 15 maart 2024", (2024, 3, 15)),
+        ("Opublikowano: 15 marca 2024", (2024, 3, 15)),
+        ("Опубликовано 1 мая 2022", (2022, 5, 1)),
+        ("Yayınlanma tarihi: 15 Mart 2024", (2024, 3, 15)),
+        ("Publiceret 15. marts 2024", (2024, 3, 15)),
+        ("Julkaistu 15. maaliskuuta 2024", (2024, 3, 15)),
     ],
 )
 def test_said_published_reads_a_text_that_starts_with_its_publication(
@@ -180,6 +193,7 @@ def test_said_published_reads_a_text_that_starts_with_its_publication(
         "Posted in Travel on November 13, 2012",
         "Posted on November 20, 9999",  # a placeholder
         "Posted by Jane Roe",
+        "Aktualisiert am 15. März 2024",  # "updated", in German
     ],
 )
 def test_said_published_is_none_unless_the_text_starts_with_it(text: str) -> None:

@@ -380,6 +380,14 @@ def test_a_text_saying_when_the_story_was_posted_dates_it_last() -> None:
     assert _meta(html).published is None
 
 
+def test_a_text_saying_when_the_story_was_published_dates_it_in_other_languages() -> None:
+    html = """<html><head><title>Eine Reise</title></head><body><h1>Eine Reise</h1>
+    <p>Wir fuhren in die Berge, und es regnete die ganze Woche, also lasen wir am Feuer,
+    spielten Karten mit den anderen Gästen und gingen im nassen Wald spazieren.</p>
+    <p>Veröffentlicht am 15. März 2024 in <a href="/reisen/">Reisen</a></p></body></html>"""
+    assert _meta(html).published == datetime(2024, 3, 15, tzinfo=UTC)
+
+
 def test_a_date_in_the_title_dates_the_page_only_when_the_body_does_not() -> None:
     # utomo-big9-chaos: CNN's 2005 stories print their day only in the <title> and masthead.
     html = """<html><head><title>CNN.com - Rita growing weaker, slower - Sep 25, 2005</title>
