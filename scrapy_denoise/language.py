@@ -132,8 +132,20 @@ _LANGUAGE_OF_SCRIPT = {
     "georgian": "ka",
     "hangul": "ko",
 }
-# Letters that only some languages of a shared script use.
+# Letters that only some languages of a shared script use. Cyrillic: Belarusian's ў, then
+# Kazakh's letters, Macedonian's, Serbian's and Ukrainian's; Belarusian and Kazakh write
+# the і of Ukrainian too, so they are told first, and an і beside ы or э (which Ukrainian
+# does not write) is Belarusian's.
+_BELARUSIAN = frozenset("ўЎ")
+_KAZAKH = frozenset("әғқұһӘҒҚҰҺ")
+_MACEDONIAN = frozenset("ѓќѕЃЌЅ")
+_SERBIAN = frozenset("ђћјљњџЂЋЈЉЊЏ")
 _UKRAINIAN = frozenset("іїєґІЇЄҐ")
+#: Bulgarian has no letter of its own, but it writes neither ы nor э, which a Russian text
+#: of this many letters all but surely holds, and its ъ is a vowel (2 to 3 % of letters;
+#: Russian's hard sign is under 0.1 %)
+_BULGARIAN_MIN_LETTERS = 100
+_BULGARIAN_MIN_HARD_SIGNS = 0.005
 _PERSIAN = frozenset("پچژگ")
 # Not alef maksura (ى): Uyghur writes it, but so does every Arabic text ("على", "إلى").
 _UYGHUR = frozenset("ۆۇېۈ")
@@ -283,14 +295,14 @@ def detect_language(doc: Document) -> str | None:
     """ISO 639-1 code of the page's language, or None when the page has no text to tell by.
 
     The first declared language that matches the body's script wins; otherwise the script
-    decides (Han -> zh, kana -> ja, Hangul -> ko, Cyrillic -> ru/uk, Arabic -> ar/fa/ug, ...),
-    and Latin script goes to a stop-word vote among :data:`LATIN_VOTE_LANGUAGES`. A declared
-    Latin-script language that the vote contradicts by :data:`_OVERRULE` to one is overruled:
-    a German news portal (``lang="de"``) serving an English press release, among the l3s-gn1
+    decides (Han -> zh, kana -> ja, Hangul -> ko, Cyrillic -> ru, uk, bg, sr, mk, be or kk
+    by :func:`_cyrillic_language`, Arabic -> ar/fa/ug, ...), and Latin script goes to a
+    stop-word vote among :data:`LATIN_VOTE_LANGUAGES`. A declared Latin-script language
+    that the vote contradicts by :data:`_OVERRULE` to one is overruled: a German news portal (``lang="de"``) serving an English press release, among the l3s-gn1
     dev pages, would otherwise be read with German stop words.
     """
     sample = _body_sample(doc)
-    script, _ = script_of_text(sample)
+    script, counts = script_of_text(sample)
     for lang in _declared(doc):
         if _agrees(lang, script):
             if script == "latin" and lang in LATIN_VOTE_LANGUAGES:
@@ -311,14 +323,40 @@ def detect_language(doc: Document) -> str | None:
     if script == "latin":
         votes = _latin_votes(sample)
         return max(votes, key=votes.__getitem__) if votes else "en"
-    if script == "cyrillic" and any(ch in _UKRAINIAN for ch in sample):
-        return "uk"
+    if script == "cyrillic":
+        return _cyrillic_language(sample, counts["cyrillic"])
     if script == "arabic":
         if any(ch in _UYGHUR for ch in sample):
             return "ug"
         if any(ch in _PERSIAN for ch in sample):
             return "fa"
     return _LANGUAGE_OF_SCRIPT.get(script)
+
+
+def _cyrillic_language(sample: str, letters: int) -> str:
+    """The language of an undeclared Cyrillic text: Russian unless letters say otherwise
+    (2026-11-25: Bulgarian, Serbian and Macedonian pages were read as Russian, Belarusian
+    and Kazakh ones as Ukrainian, each then matched against Russian or Ukrainian stop
+    words)."""
+    chars = set(sample)
+    for letters_of, lang in (
+        (_BELARUSIAN, "be"),
+        (_KAZAKH, "kk"),
+        (_MACEDONIAN, "mk"),
+        (_SERBIAN, "sr"),
+        (_UKRAINIAN, "uk"),
+    ):
+        if not letters_of.isdisjoint(chars):
+            if lang == "uk" and chars.isdisjoint("їєґЇЄҐ") and not chars.isdisjoint("ыэЫЭ"):
+                return "be"
+            return lang
+    if (
+        letters >= _BULGARIAN_MIN_LETTERS
+        and chars.isdisjoint("ыэЫЭ")
+        and sample.count("ъ") >= _BULGARIAN_MIN_HARD_SIGNS * letters
+    ):
+        return "bg"
+    return "ru"
 
 
 def _latin_votes(text: str) -> dict[str, float]:

@@ -79,6 +79,46 @@ def test_undeclared_language_from_script_and_stop_word_vote(text: str, code: str
     assert detect_language(load_document(_page(text))) == code
 
 
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        (
+            "ru",
+            "Москва — столица России. Это крупнейший город страны, который расположен "
+            "на реке Москве. Его население составляет около тринадцати миллионов человек.",
+        ),
+        ("ru", "Он объявил о своём решении в понедельник вечером."),  # a hard sign, short
+        (
+            "uk",
+            "Київ — столиця України. Це найбільше місто країни, що розташоване на річці Дніпро.",
+        ),
+        (
+            "bg",
+            "София е столицата на България. Това е най-големият град в страната, който "
+            "се намира в подножието на планината Витоша. Населението му е около един милион.",
+        ),
+        (
+            "sr",
+            "Београд је главни град Србије. То је највећи град у земљи, који се налази на "
+            "ушћу Саве у Дунав.",
+        ),
+        (
+            "mk",
+            "Скопје е главен град на Македонија. Тоа е најголемиот град во земјата, кој "
+            "се наоѓа на реката Вардар.",
+        ),
+        (
+            "be",
+            "Мінск — сталіца Беларусі. Гэта найбуйнейшы горад краіны, які знаходзіцца на "
+            "рацэ Свіслач.",
+        ),
+        ("kk", "Астана — Қазақстанның астанасы. Бұл елдегі ең ірі қалалардың бірі."),
+    ],
+)
+def test_undeclared_cyrillic_languages_by_their_letters(code: str, text: str) -> None:
+    assert detect_language(load_document(_page(text))) == code
+
+
 #: An undeclared page in one of the ten Latin-script languages added to the vote was read as
 #: English (Indonesian as Spanish, Hungarian as Portuguese).
 _MORE_LATIN = {
