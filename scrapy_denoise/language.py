@@ -298,8 +298,9 @@ def detect_language(doc: Document) -> str | None:
     decides (Han -> zh, kana -> ja, Hangul -> ko, Cyrillic -> ru, uk, bg, sr, mk, be or kk
     by :func:`_cyrillic_language`, Arabic -> ar/fa/ug, ...), and Latin script goes to a
     stop-word vote among :data:`LATIN_VOTE_LANGUAGES`. A declared Latin-script language
-    that the vote contradicts by :data:`_OVERRULE` to one is overruled: a German news portal (``lang="de"``) serving an English press release, among the l3s-gn1
-    dev pages, would otherwise be read with German stop words.
+    that the vote contradicts by :data:`_OVERRULE` to one is overruled: a German news portal
+    (``lang="de"``) serving an English press release, among the l3s-gn1 dev pages, would
+    otherwise be read with German stop words.
     """
     sample = _body_sample(doc)
     script, counts = script_of_text(sample)
