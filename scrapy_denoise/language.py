@@ -132,15 +132,15 @@ _LANGUAGE_OF_SCRIPT = {
     "georgian": "ka",
     "hangul": "ko",
 }
-# Letters that only some languages of a shared script use. Cyrillic: Belarusian's ў, then
-# Kazakh's letters, Macedonian's, Serbian's and Ukrainian's; Belarusian and Kazakh write
-# the і of Ukrainian too, so they are told first, and an і beside ы or э (which Ukrainian
-# does not write) is Belarusian's.
+# Letters that only some languages of a shared script use (see _cyrillic_language).
 _BELARUSIAN = frozenset("ўЎ")
 _KAZAKH = frozenset("әғқұһӘҒҚҰҺ")
 _MACEDONIAN = frozenset("ѓќѕЃЌЅ")
 _SERBIAN = frozenset("ђћјљњџЂЋЈЉЊЏ")
 _UKRAINIAN = frozenset("іїєґІЇЄҐ")
+_UKRAINIAN_ONLY = frozenset("їєґЇЄҐ")
+#: written in Russian and Belarusian, never in Ukrainian or Bulgarian
+_YERY_AND_E = frozenset("ыэЫЭ")
 #: Bulgarian has no letter of its own, but it writes neither ы nor э, which a Russian text
 #: of this many letters all but surely holds, and its ъ is a vowel (2 to 3 % of letters;
 #: Russian's hard sign is under 0.1 %)
@@ -335,25 +335,29 @@ def detect_language(doc: Document) -> str | None:
 
 
 def _cyrillic_language(sample: str, letters: int) -> str:
-    """The language of an undeclared Cyrillic text: Russian unless letters say otherwise
-    (2026-11-25: Bulgarian, Serbian and Macedonian pages were read as Russian, Belarusian
-    and Kazakh ones as Ukrainian, each then matched against Russian or Ukrainian stop
-    words)."""
+    """The language of an undeclared Cyrillic text: Russian unless letters say otherwise.
+
+    Belarusian and Kazakh write Ukrainian's і, so they are told first (Belarusian by its ў,
+    or by an і beside ы or э, which Ukrainian does not write), then Macedonian, Serbian and
+    Ukrainian by their own letters, and Bulgarian by what it lacks. Before (2026-11-25),
+    Bulgarian, Serbian and Macedonian pages were read as Russian and Belarusian and Kazakh
+    ones as Ukrainian, each then matched against that language's stop words.
+    """
     chars = set(sample)
-    for letters_of, lang in (
-        (_BELARUSIAN, "be"),
-        (_KAZAKH, "kk"),
-        (_MACEDONIAN, "mk"),
-        (_SERBIAN, "sr"),
-        (_UKRAINIAN, "uk"),
-    ):
-        if not letters_of.isdisjoint(chars):
-            if lang == "uk" and chars.isdisjoint("їєґЇЄҐ") and not chars.isdisjoint("ыэЫЭ"):
-                return "be"
-            return lang
+    if not chars.isdisjoint(_BELARUSIAN):
+        return "be"
+    if not chars.isdisjoint(_KAZAKH):
+        return "kk"
+    if not chars.isdisjoint(_MACEDONIAN):
+        return "mk"
+    if not chars.isdisjoint(_SERBIAN):
+        return "sr"
+    if not chars.isdisjoint(_UKRAINIAN):
+        only_i = chars.isdisjoint(_UKRAINIAN_ONLY)
+        return "be" if only_i and not chars.isdisjoint(_YERY_AND_E) else "uk"
     if (
         letters >= _BULGARIAN_MIN_LETTERS
-        and chars.isdisjoint("ыэЫЭ")
+        and chars.isdisjoint(_YERY_AND_E)
         and sample.count("ъ") >= _BULGARIAN_MIN_HARD_SIGNS * letters
     ):
         return "bg"
