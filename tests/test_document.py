@@ -328,7 +328,7 @@ def test_a_same_page_link_that_is_a_mark_loses_its_text_but_not_its_tail(link: s
         '<a href="#x"><span>¶</span></a>',  # only a link's own text is read
     ],
 )
-def test_other_links_keep_their_text(link: str) -> None:
+def test_links_that_are_words_or_lead_elsewhere_keep_their_text(link: str) -> None:
     doc = load_document(f"<html><body><p>Before {link} after</p></body></html>")
     text = "".join(doc.root.find(".//a").itertext())
     assert text and doc.lines() == [f"Before {text} after"]
