@@ -150,7 +150,10 @@ _N_CLASS = len(_CLASS_WORDS)
 #: feature but the mark of :attr:`Blocks.aside`. Narrower than the
 #: ``related`` feature group, whose "more", "next" and "prev" also name read-more
 #: continuations of the article body and framework roots (Next.js's ``__next``): a rule
-#: with those dropped article text on dragnet and wcxb development pages.
+#: with those dropped article text on dragnet and wcxb development pages. Share widgets
+#: (``share``, ``sharing``, ``social``; the Daily Mail's "+12 / Copy link to paste in your
+#: message" under each photo) were measured as asides too (2026-11-25) and not kept:
+#: development mean F1 0.8994 -> 0.8992, google-trends -0.0008, 41 pages changed.
 _ASIDE_WORDS = (
     frozenset({"most", "also"}),
     (
