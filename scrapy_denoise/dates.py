@@ -24,7 +24,9 @@ from datetime import UTC, datetime
 
 __all__ = [
     "DATE_PATTERN",
+    "PUBLISHED_ABROAD_WORDS",
     "PUBLISHED_WORDS",
+    "SAID_PUBLISHED_WORDS",
     "compact_date",
     "find_written_date",
     "parse_date",
@@ -102,17 +104,26 @@ _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
 #: a separator between them ("By David Richards | Monday | 07/01/2008")
 _WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*(?:[|\-–—·•]\s*)?$", re.I)
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-#: the words allowed before a publication date: they say "published", never "updated"
 #: "published (on)" in the languages of :data:`_FOREIGN_MONTHS`, which starts a line that
 #: dates the page as "Published on" does: "Veröffentlicht am 15. März 2024", "Publié le 15
 #: mars 2024", "Opublikowano: 15 marca 2024", "Опубликовано 1 мая 2022"
-_PUBLISHED_ABROAD = (
-    r"(?:veröffentlicht|erschienen|publiziert|publié|mis\s+en\s+ligne|publicad[oa]"
-    r"|pubblicat[oa]|gepubliceerd|geplaatst|opublikowano|data\s+publikacji|опубликовано"
-    r"|дата\s+публикации|yayınlanma\s+tarihi|yayın\s+tarihi|publicera[dt]|publiceret|publisert"
-    r"|publikováno|zveřejněno|julkaistu|diterbitkan|dipublikasikan)"
-    r"(?:\s+(?:am|le|el|em|il|op|den|dne|pada))?"
+PUBLISHED_ABROAD_WORDS: tuple[str, ...] = (
+    *("veröffentlicht", "erschienen", "publiziert", "publié", "mis en ligne", "publicado"),
+    *("publicada", "pubblicato", "pubblicata", "gepubliceerd", "geplaatst", "opublikowano"),
+    *("data publikacji", "опубликовано", "дата публикации", "yayınlanma tarihi"),
+    *("yayın tarihi", "publicerad", "publicerat", "publiceret", "publisert", "publikováno"),
+    *("zveřejněno", "julkaistu", "diterbitkan", "dipublikasikan"),
 )
+#: the English words that start a text saying when it was published (:func:`said_published`)
+SAID_PUBLISHED_WORDS: tuple[str, ...] = ("published", "posted", "first published")
+
+
+def _words(words: tuple[str, ...]) -> str:
+    return "(?:" + "|".join(word.replace(" ", r"\s+") for word in words) + ")"
+
+
+_PUBLISHED_ABROAD = _words(PUBLISHED_ABROAD_WORDS) + r"(?:\s+(?:am|le|el|em|il|op|den|dne|pada))?"
+#: the words allowed before a publication date: they say "published", never "updated"
 PUBLISHED_WORDS = (
     r"(?:(?:(?:(?:first\s+)?published|posted|date|dated|released)(?:\s+on)?"
     rf"|{_PUBLISHED_ABROAD})\s*:?\s*)?"
@@ -123,7 +134,7 @@ _STANDALONE = re.compile(PUBLISHED_WORDS + DATE_PATTERN, re.IGNORECASE)
 #: a text that starts by saying when it was published: "Posted on the 15/12/2025 at 19:00
 #: by @GuillaumeGomez", "Published: 29 Dec, 2007"
 _SAID_PUBLISHED = re.compile(
-    rf"(?:(?:first\s+)?(?:published|posted)(?:\s+on)?(?:\s+the)?|{_PUBLISHED_ABROAD})"
+    rf"(?:{_words(SAID_PUBLISHED_WORDS)}(?:\s+on)?(?:\s+the)?|{_PUBLISHED_ABROAD})"
     rf"\s*:?\s*({DATE_PATTERN})",
     re.I,
 )

@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from .article import Article
@@ -107,9 +107,21 @@ class CoreProcessDied(RuntimeError):
     """The core's child process exited while it held this call."""
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
 def _body_key(url: str, body: bytes | str) -> tuple[str, bytes]:
     data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
     return url, hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _remember(cache: OrderedDict[_K, _V], key: _K, value: _V, limit: int) -> None:
+    """Put ``key`` in ``cache`` as its newest entry, dropping the oldest past ``limit``."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > limit:
+        cache.popitem(last=False)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -205,10 +217,7 @@ class CoreHost:
         record = not (self._redelivered and self._already_learned(url, done=False))
         verdict = denoiser.classify_document(doc, record=record, count=record)
         if keep_document and not verdict.is_noise:
-            documents = self._documents
-            documents[_body_key(url, body)] = doc
-            while len(documents) > _DOCUMENT_CACHE_SIZE:
-                documents.popitem(last=False)
+            _remember(self._documents, _body_key(url, body), doc, _DOCUMENT_CACHE_SIZE)
         return verdict, doc.warnings
 
     def extract(
@@ -227,11 +236,7 @@ class CoreHost:
         skip = bool(self._redelivered) and self._already_learned(url)
         article = denoiser.extract_document(doc, verdict=verdict, learn=not skip)
         if article.identity is not None:
-            identities = self._identities
-            identities[url] = article.identity
-            identities.move_to_end(url)
-            while len(identities) > _IDENTITY_CACHE_SIZE:
-                identities.popitem(last=False)
+            _remember(self._identities, url, article.identity, _IDENTITY_CACHE_SIZE)
         return article, skip
 
     def write_articles(self, records: Sequence[ArticleRecord], dedupe: bool = True) -> UpsertCounts:

@@ -11,6 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from ..dates import (
+    PUBLISHED_ABROAD_WORDS,
+    SAID_PUBLISHED_WORDS,
     STANDALONE_MAX,
     compact_date,
     find_written_date,
@@ -91,11 +93,7 @@ _BANNER_ROLES = frozenset({"banner"})
 _STORY_TAGS = frozenset({"article", "main"})
 #: longest text piece :func:`_said_published` reads, and how such a piece starts
 _SAID_MAX = 200
-_SAID_STARTS = frozenset(
-    # English, then the other languages of dates.PUBLISHED_WORDS
-    {"publ", "post", "firs", "verö", "ersc", "mis ", "pubb", "gepu", "gepl", "opub", "data"}
-    | {"опуб", "дата", "yayı", "zveř", "julk", "dite", "dipu"}
-)
+_SAID_STARTS = frozenset(word[:4] for word in (*SAID_PUBLISHED_WORDS, *PUBLISHED_ABROAD_WORDS))
 #: longest ``<title>`` read for a date (:func:`_title_date`)
 _TITLE_DATE_MAX = 500
 #: longest text (non-blank characters) of a ``<time>`` without ``datetime`` read for a date:

@@ -13,8 +13,10 @@ from ._page import node_text, text_of
 
 __all__ = ["declared_title", "heading_or_title"]
 
-#: the marks between a headline and a site name when spaces surround them
-_SEPARATOR_MARKS = r"(?:[|\-–—:·•»«~]|::)"
+#: the marks between a headline and a site name when spaces surround them (« and » apart:
+#: a title may start with « and end with », French quotation marks set with spaces)
+_MARK_CHARS = r"|\-–—:·•~"
+_SEPARATOR_MARKS = rf"(?:[{_MARK_CHARS}»«]|::)"
 _TITLE_SEPARATORS = re.compile(
     rf"\s+{_SEPARATOR_MARKS}\s+|\s*_\s*"
     # "Not In Production 7:: Néojaponisme"
@@ -24,9 +26,8 @@ _TITLE_SEPARATORS = re.compile(
 )
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 #: a separator with nothing beyond it at an end of a ``<title>``: WordPress themes write
-#: ``wp_title("&raquo;")`` as "» Post" when they leave the site's name out. A title may
-#: start with « and end with »: French quotation marks are set with spaces.
-_SEPARATOR_AT_EDGE = re.compile(r"^(?:[|\-–—:·•»~]|::)\s+|\s+(?:[|\-–—:·•«~]|::)$")
+#: ``wp_title("&raquo;")`` as "» Post" when they leave the site's name out
+_SEPARATOR_AT_EDGE = re.compile(rf"^(?:[{_MARK_CHARS}»]|::)\s+|\s+(?:[{_MARK_CHARS}«]|::)$")
 _SEPARATOR_AT_END = re.compile(rf"(?:\s+{_SEPARATOR_MARKS}|_)\s*$")
 #: separators at each end of a ``<title>`` whose head and tail are tried as the headline:
 #: a site name sits within a few of an end, and a broken page whose ``<title>`` swallowed
