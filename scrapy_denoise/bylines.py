@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import re
 
-from .dates import DATE_PATTERN, PUBLISHED_WORDS
+from .dates import DATE_PATTERN, MONTH_DAY_PATTERN, PUBLISHED_WORDS
 
 __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 
@@ -30,12 +30,12 @@ MAX_AUTHOR = 100
 _DATE_RE = re.compile(DATE_PATTERN, re.I)
 _LEADING_DATE = re.compile(rf"^{PUBLISHED_WORDS}{DATE_PATTERN}\s*", re.I)
 #: the words that introduce a byline's names: "by" in English, German, French, Spanish,
-#: Italian, Dutch, Swedish and Norwegian, Danish and Indonesian, and "author:" in Polish,
-#: Czech, Italian, French, Russian, Turkish and Danish
+#: Italian, Dutch, Swedish and Norwegian, Danish and Indonesian, and "author:" in English,
+#: Polish, Czech, Italian, French, Russian, Turkish and Danish ("Author's note" is no byline)
 _BY_WORDS = (
     r"(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
     r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por|di|door|av|af|oleh"
-    r"|autor|autore|auteur|автор|yazar|forfatter)"
+    r"|author(?![\w'’])|autor|autore|auteur|автор|yazar|forfatter)"
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 #: "ByAmy Roeder", "Written byDan Pantelo": a "by" run into the name when a template puts
@@ -50,13 +50,17 @@ _PREFIX = re.compile(
 #: "(@handle)", "@handle", "Follow @handle": a social account beside a name
 _HANDLE = re.compile(r"(?:\bfollow\s+)?\(?(?<![\w.])@\w+\)?", re.I)
 _EMAIL = re.compile(r"\(?[\w.+-]+@[\w-]+(?:\.[\w-]+)+\)?")
-#: a date, a time of day (also run into the year: NPR's "March 29, 20179:51 AM ET"), a
-#: comment count, "6h ago", "7 min read", a Q&A site's reputation and badges ("Vader
-#: 6,7968 gold badges34 silver badges47 bronze badges"): what follows a name
+#: a date (or a month and day: "Thu Apr 2, 1:08 am ET"), a time of day (also run into the
+#: year: NPR's "March 29, 20179:51 AM ET"), a comment count, "6h ago", "7 min read", a
+#: Q&A site's reputation and badges ("Vader 6,7968 gold badges34 silver badges47 bronze
+#: badges"), an editor's label: what follows a name
 _STAMP = re.compile(
-    rf"{DATE_PATTERN}|(?:\b|(?<=(?:19|20)\d\d))\d{{1,2}}[:.]\d{{2}}\s*(?:[ap]\.?m\.?)?"
+    rf"{DATE_PATTERN}|{MONTH_DAY_PATTERN}"
+    r"|(?:\b|(?<=(?:19|20)\d\d))\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?"
     r"(?:\s+[A-Z]{2,4}\b)?|\b\d+\s+comments?\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2}\b"
+    # the editor's label ends the author's name ("Author: Eric Reynolds Editor: Angela Bowey")
+    r"|\beditor\s*:"
     r"|\b\d+\s*(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)\s+ago\b|\d+\s*min\s+read\b"
     r"|[\d.,]*k?\d*\s*(?:gold|silver|bronze)\s+badges?(?![^\W\d])"
     # Chinese bylines run the name into the labels after it: "IT之家发布时间：09-30 22:46",
@@ -80,13 +84,19 @@ _ROLE = re.compile(
     r"|bureau|photographer)s?\b.*$",
     re.I,
 )
+#: the outlet a byline's names wrote for: "By Heidi Parker For Dailymail.com", "by Sandip
+#: Roy, special to SF Gate". Only after a "by": without one, "for" is as likely inside a
+#: name ("Center for Drug Evaluation and Research" in an author meta tag).
+_WRITING_FOR = re.compile(r"[\s,]+(?:for|special\s+to)\s+\S.*$", re.I)
 #: words bylines put after a name: before a date, the names of its share links
 #: ("Domenico Montanaro Twitter", "Ari Shapiro Facebook Twitter Tumblr Instagram"), a
-#: follow button ("关注"), a staff code ("韩保林 PK155") or a bracketed link ("[link]")
+#: follow button ("关注"), a staff code ("韩保林 PK155") or a bracketed link ("[link]",
+#: "Adam Candee (contact)"; other words in parentheses stay: "Yumin Zhou (Brian)")
 _TRAILING = re.compile(
     r"(?:(?:^|[\s,]+)(?:last|updated|published|posted|on|at|\d+[a-z]?|twitter|facebook"
     r"|instagram|tumblr|linkedin|email|e-mail|rss(?: feed)?|google(?: plus|\+)|view profile"
-    r"|share|tweet|print|(?:view\s+)?comments|follow(?:\s+\w+)?|关注|[A-Z]{1,3}\d{2,}[\]】]?|\[[^\]]*\]))+$",
+    r"|share|tweet|print|(?:view\s+)?comments|follow(?:\s+\w+)?|关注|[A-Z]{1,3}\d{2,}[\]】]?"
+    r"|\[[^\]]*\]|\((?:contact|e-?mail)\)))+$",
     re.I,
 )
 #: what is left around a name piece once the stamps are cut out
@@ -109,8 +119,11 @@ _LEADING_JOINERS = re.compile(r"^(?:\s*(?:,|&|and\b))*\s*", re.I)
 #: what templates print where no author was filled in (zjuvai-blog's author meta tag says
 #: "undefined", a JavaScript value written out; wcxb pages say "author")
 _PLACEHOLDERS = frozenset(
-    {"undefined", "null", "none", "nan", "n/a", "author", "name", "unknown", "未知", "佚名"}
-)
+    {
+        "undefined", "null", "none", "nan", "n/a", "author", "authors", "name", "unknown",
+        "未知", "佚名",
+    }
+)  # fmt: skip
 #: a breadcrumb ("当前位置 : 上海新闻网 > 新闻资讯 > ...") is where the page is, not who wrote it
 _BREADCRUMB = re.compile(r"当前位置|您的位置|\s>\s.*\s>\s")
 
@@ -127,7 +140,13 @@ def clean_author(value: str) -> str | None:
     of the 6,499 pages of the shared data (2026-11-25): 42 lost a title, an outlet or a
     stray "@", 8 pages credited to a photographer went to their writer instead (their
     byline comes next), and one value that was no name is still no name ("billed annually,
-    or $50").
+    or $50"). English's "Author:", a month and day with no year, the outlet after "By ...
+    for" and "(contact)", with author meta tags that hold a page's address, changed 34
+    more (2026-11-25, the same pages): 28 lost a label, a stamp or an outlet ("Author:Mary
+    Boone", "Heidi Parker For Dailymail.com", "Laurie Taylor Sep"), 3 gained their writer
+    ("Author: Clark Hoyt" had been read as no one; "//lasvegassun.com/staff/adam-candee/"),
+    2 that were no name became none ("Authors", "Thu Apr"), and one is no name either way.
+    The sites' authors, which have truth, did not change.
     """
     value = value[: 10 * MAX_AUTHOR]  # a megabyte "author" costs no more than a long one
     if "&" in value:
@@ -140,6 +159,8 @@ def clean_author(value: str) -> str | None:
     for piece in _PIECES.split(_STAMP.sub("|", text)):
         piece = _TRAILING.sub("", piece.strip(_PUNCTUATION)).strip(_PUNCTUATION)
         piece = _ROLE.sub("", piece)
+        if by:
+            piece = _WRITING_FOR.sub("", piece)
         name, slash, _ = piece.partition("/")
         if slash and (" " in name.strip() or name.endswith(" ")):
             # a name and its outlet ("Eliot Caroom/The Star-Ledger", "Juan Cole / Informed

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 
 __all__ = [
     "DATE_PATTERN",
+    "MONTH_DAY_PATTERN",
     "PUBLISHED_ABROAD_WORDS",
     "PUBLISHED_WORDS",
     "SAID_PUBLISHED_WORDS",
@@ -95,6 +96,9 @@ DATE_PATTERN = (
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
+#: an English month and day with no year but two digits ("Thu Apr 2", "Sep 01, 03"): no
+#: date to read, but a byline's stamp all the same (:mod:`..bylines` cuts it out)
+MONTH_DAY_PATTERN = rf"(?:{_WEEKDAY},?\s+)?\b{_EN_MONTH}\s+{_DAY}(?!\w)(?:,?\s+\d{{2}}(?![\w:.]))?"
 _MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(
     rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I

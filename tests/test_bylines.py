@@ -48,6 +48,19 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("RFE/RL", "RFE/RL"),  # one name, not a name and its outlet
         ("Zhilong Hong, Zhu Zhu, Daisy Tsang", "Zhilong Hong, Zhu Zhu, Daisy Tsang"),
         ("Chris @", "Chris"),  # "Chris @ 10:30 pm", the time cut out
+        # English's "Author:" as a by-word (dragnet, wcxb development pages)
+        ("Author:Mary Boone", "Mary Boone"),
+        ("Author Isaiah Shelton", "Isaiah Shelton"),
+        ("Author: Eric Reynolds   Editor: Angela Bowey", "Eric Reynolds"),
+        # a month and day with no year (cleaneval, utomo-big9-chaos)
+        ("by Laurie Taylor Sep 01, 03", "Laurie Taylor"),
+        ("By Jane Roe Apr 2, 10:08 am", "Jane Roe"),
+        # the outlet written for, after a "by" (the Daily Mail's bylines, SF Gate's)
+        ("By Heidi Parker For Dailymail.com", "Heidi Parker"),
+        ("By Reuters and Snejana Farberov For Dailymail.com", "Reuters and Snejana Farberov"),
+        ("by Sandip Roy, special to SF Gate", "Sandip Roy"),
+        ("By Adam Candee (contact)", "Adam Candee"),
+        ("Edward M. Gomez (Email)", "Edward M. Gomez"),
     ],
 )
 def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
@@ -77,6 +90,8 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         # whose writers' bylines come next)
         "Justin Sullivan/Getty Images",
         "Andrew Harnik/AP",
+        "Authors",  # a sidebar's heading in a byline class
+        "Thu Apr 2, 1:08 am ET",  # a month and day with no year, a weekday and a time
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
@@ -98,6 +113,14 @@ def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
         ("Avery Matera", "Avery Matera"),
         ("AFP", "AFP"),
         ("DiCaprio", "DiCaprio"),
+        ("Authorized Dealer", "Authorized Dealer"),  # not "author" and "ized Dealer"
+        ("Author's note", "Author's note"),
+        # names that end like a month or a weekday stay whole; "for" in a name without "by"
+        ("Jincheng Sun", "Jincheng Sun"),
+        ("Wang Jun", "Wang Jun"),
+        ("Theresa May", "Theresa May"),
+        ("Center for Drug Evaluation and Research", "Center for Drug Evaluation and Research"),
+        ("Yumin Zhou (Brian)", "Yumin Zhou (Brian)"),  # a nickname, as flink-blog declares it
         # a "by" a template runs into the name is still cut (wcxb development pages)
         ("ByAmy Roeder", "Amy Roeder"),
         ("Written byDan Pantelo", "Dan Pantelo"),

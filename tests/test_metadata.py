@@ -128,6 +128,20 @@ def test_section_headings_do_not_title_the_post() -> None:
     assert _meta(html).title == "The Best Cheap Wireless Earbuds"
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        "https://www.facebook.com/DailyMail",
+        "//lasvegassun.com/staff/adam-candee/",  # scheme-relative (utomo-big9-chaos)
+        "www.example.com/staff/adam-candee",
+    ],
+)
+def test_an_author_meta_tag_holding_a_page_gives_way_to_the_byline(page: str) -> None:
+    html = f"""<html><head><meta property="article:author" content="{page}"></head><body>
+    <h1>Headline</h1><p class="byline">By Adam Candee (contact)</p><p>text</p></body></html>"""
+    assert _meta(html).author == "Adam Candee"
+
+
 def test_a_link_to_an_author_page_is_the_byline_when_nothing_is_marked() -> None:
     # zjuvai-blog (Hexo): <a class="tag" href="/blog/author/#admin">admin</a>, nothing else.
     html = """<html><head><title>Post - Lab</title></head><body><div>Post</div>

@@ -24,6 +24,9 @@ _AUTHOR_META = (
 )
 #: a link to one author's page; "/authors/" alone is the list of them (a menu entry)
 _AUTHOR_HREF = re.compile(r"/authors?/(?:#)?[^/?#\s]+", re.IGNORECASE)
+#: an author meta tag that holds the author's page, not a name: Facebook's
+#: ``article:author`` convention, also written scheme-relative ("//lasvegassun.com/staff/...")
+_URL = re.compile(r"(?:https?:)?//|www\.", re.IGNORECASE)
 _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
 #: longest text of a byline-classed element read as a byline
 _BYLINE_MAX = 60
@@ -67,7 +70,7 @@ def find_author(
     owner: str | None = None
     for key in _AUTHOR_META:
         value = meta.get(key)
-        if value and not value.startswith("http") and (author := clean_author(value)):
+        if value and not _URL.match(value) and (author := clean_author(value)):
             if not holder or author.casefold() not in holder:
                 return author
             owner = owner or author
