@@ -473,6 +473,25 @@ def test_an_author_tag_naming_the_copyright_holder_gives_way_to_a_byline() -> No
     assert _meta(head + "<p>Story.</p></body></html>").author == "Los Angeles Times"
 
 
+@pytest.mark.parametrize(
+    ("tag", "url"),
+    [
+        # msnbc.com's blogs name the blog in the author tag, as og:site_name does
+        ('<meta property="og:site_name" content="World News">', "https://worldnews.example/a"),
+        ("", "https://www.cbsnews.com/stories/a.html"),  # "CBSNews.com", the host
+        ("", "https://cbsnews.com/stories/a.html"),
+    ],
+)
+def test_an_author_tag_naming_the_site_gives_way_to_a_byline(tag: str, url: str) -> None:
+    name = "World News" if tag else "CBSNews.com"
+    head = f"""<html><head><meta name="author" content="{name}">{tag}</head><body>
+    <h1>Storm hits coast</h1>"""
+    html = head + """<p class="byline">By Mary Murray</p><p>Story.</p></body></html>"""
+    assert _meta(html, url).author == "Mary Murray"
+    # without a byline the site is all there is (a personal blog named after its owner)
+    assert _meta(head + "<p>Story.</p></body></html>", url).author == name
+
+
 def test_markdown_heading_marks_are_no_part_of_a_declared_title() -> None:
     # wcxb: a CMS put the post's Markdown source line into JSON-LD and og:title
     html = """<html><head><meta property="og:title" content="## Martian Concrete">

@@ -59,5 +59,5 @@ def _extract_metadata(doc: Document) -> PageMetadata:
     return PageMetadata(
         title=title,
         published=find_published(doc, articles, headline, under_headline),
-        author=find_author(doc, articles, under_headline),
+        author=find_author(doc, articles, under_headline, site_names),
     )

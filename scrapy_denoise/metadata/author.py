@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..bylines import MAX_AUTHOR, byline_names, clean_author
 from ..document import Document
@@ -56,7 +57,10 @@ def _names(value: Any) -> list[str]:
 
 
 def find_author(
-    doc: Document, articles: list[dict[str, Any]], under_headline: Callable[[], list[str]]
+    doc: Document,
+    articles: list[dict[str, Any]],
+    under_headline: Callable[[], list[str]],
+    site_names: set[str],
 ) -> str | None:
     """The first source, most explicit first, that still names someone once cleaned
     (:func:`~..bylines.clean_author`): a marked byline of only a date is no author, and
@@ -67,18 +71,25 @@ def find_author(
             return ", ".join(dict.fromkeys(names))
     meta = doc.head.meta
     holder = (meta.get("copyright") or "").casefold()
+    site = _site_keys(doc.url, site_names)
     owner: str | None = None
     for key in _AUTHOR_META:
         value = meta.get(key)
         if value and not _URL.match(value) and (author := clean_author(value)):
-            if not holder or author.casefold() not in holder:
+            if (not holder or author.casefold() not in holder) and _key(author) not in site:
                 return author
             owner = owner or author
     # An author meta tag that names the copyright holder names the site as often as the
     # writer ("ABC News", "Los Angeles Times" over a reporter's byline; "Justin Simoni" on
     # his own blog), so it is the last resort. On the extraction pages 28 authors moved
     # from the site's name to the page's byline: 21 reporters, 6 agencies or "staff", and
-    # one dateline that a byline class holds ("WESTPORT, Wash.").
+    # one dateline that a byline class holds ("WESTPORT, Wash."). So is one that names the
+    # site, by its declared name or its host (msnbc.com's blogs: "World News", "First
+    # Read"; "FilmDrunk", "CBSNews.com"; a personal blog's owner is found again last):
+    # 23 authors of the 6,499 pages of the shared data changed (2026-11-25), 17 to the
+    # story's writer or agency ("Mary Murray, NBC News", "Ashley Burns", "IANS"), 3 for
+    # the worse (a commenter, "Write a Review", "Help Net Security Sponsored") and 3 from
+    # one name of the site to another ("Southern California Public Radio", "89.3 KPCC").
     marked, linked = _bylines(doc)
     if marked and (author := clean_author(marked)):
         return author
@@ -87,6 +98,22 @@ def find_author(
         if byline and (author := clean_author(byline)):
             return author
     return (clean_author(linked) if linked else None) or owner
+
+
+def _key(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
+def _site_keys(url: str, site_names: set[str]) -> set[str]:
+    """The names a site goes by, letters and digits only: its declared names and its host
+    ("cbsnews.com", "cbsnews")."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    keys = {_key(name) for name in site_names}
+    if host:
+        keys.add(_key(host))
+        keys.update(_key(label) for label in host.split("."))
+    keys.discard("")
+    return keys
 
 
 def _bylines(doc: Document) -> tuple[str | None, str | None]:
