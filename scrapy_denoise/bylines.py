@@ -43,7 +43,7 @@ _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 #: merely starts like a by-word ("Byron", "Parker", "Dick", "AFP") keeps its letters.
 _RUN_ON = r"(?-i:(?<=y)(?=[A-Z]))"
 _PREFIX = re.compile(
-    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+the\s+author|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+(?:the\s+)?author\b|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )
@@ -69,7 +69,14 @@ _STAMP = re.compile(
     r"|(?:责任)?编辑|责编)\s*[:：]?",
     re.I,
 )
-_PIECES = re.compile(r"\s*(?:\||\s[•·–—-]\s|•|·)\s*")
+#: separators between a byline's pieces; a spaced "?" is one that lost its character to a
+#: wrong decoding ("John Leyden ? More by this author")
+_PIECES = re.compile(r"\s*(?:\||\s[•·–—?-]\s|•|·)\s*")
+#: a link's words to the reader where a byline's name would be ("View blog authority",
+#: "Follow the author", "Write a review", "More by this author", "From the Author")
+_TO_THE_READER = re.compile(
+    r"(?:view|follow|write|read|enter|subscribe|click|more\s+by|from\s+the)\b", re.I
+)
 #: a photo agency after a slash: "Justin Sullivan/Getty Images" credits a picture, and a
 #: byline-classed caption is no author
 _PHOTO_CREDIT = re.compile(
@@ -100,7 +107,7 @@ _TRAILING = re.compile(
     re.I,
 )
 #: what is left around a name piece once the stamps are cut out
-_PUNCTUATION = " ,;:|-–—·•/@"
+_PUNCTUATION = " ,;:|-–—·•/@?"
 _BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
 _COMMENTER = re.compile(r"\b(?:says|said|wrote)\s*(?::|\.\.\.|…)?\s*$", re.I)
 _SEPARATOR = re.compile(r"^\s*[-|·•–—/,:]\s*")
@@ -146,7 +153,11 @@ def clean_author(value: str) -> str | None:
     Boone", "Heidi Parker For Dailymail.com", "Laurie Taylor Sep"), 3 gained their writer
     ("Author: Clark Hoyt" had been read as no one; "//lasvegassun.com/staff/adam-candee/"),
     2 that were no name became none ("Authors", "Thu Apr"), and one is no name either way.
-    The sites' authors, which have truth, did not change.
+    The sites' authors, which have truth, did not change. A link's words to the reader
+    ("View blog authority", "Follow the author") and a separator lost to a wrong decoding
+    ("By John Leyden ? More by this author", "???Jane Fonda") changed 14 more, none for the
+    worse: 9 junk values to none or to the next source's name, 4 to the name alone, and
+    "About author admin" to "admin".
     """
     value = value[: 10 * MAX_AUTHOR]  # a megabyte "author" costs no more than a long one
     if "&" in value:
@@ -166,7 +177,7 @@ def clean_author(value: str) -> str | None:
             # a name and its outlet ("Eliot Caroom/The Star-Ledger", "Juan Cole / Informed
             # Comment"), not one word's parts ("RFE/RL") or a URL
             piece = name.strip(_PUNCTUATION)
-        if any(ch.isalpha() for ch in piece):
+        if any(ch.isalpha() for ch in piece) and not _TO_THE_READER.match(piece):
             return None if piece.lower() in _PLACEHOLDERS else piece[:MAX_AUTHOR]
     return None
 

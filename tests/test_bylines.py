@@ -61,6 +61,10 @@ from scrapy_denoise.bylines import byline_names, clean_author
         ("by Sandip Roy, special to SF Gate", "Sandip Roy"),
         ("By Adam Candee (contact)", "Adam Candee"),
         ("Edward M. Gomez (Email)", "Edward M. Gomez"),
+        # a separator lost to a wrong decoding, and the link after it (l3s-gn1)
+        ("By John Leyden ? More by this author", "John Leyden"),
+        ("???Jane Fonda", "Jane Fonda"),
+        ("About author admin", "admin"),
     ],
 )
 def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> None:
@@ -92,6 +96,12 @@ def test_clean_author_keeps_the_name_of_a_byline(value: str, expected: str) -> N
         "Andrew Harnik/AP",
         "Authors",  # a sidebar's heading in a byline class
         "Thu Apr 2, 1:08 am ET",  # a month and day with no year, a weekday and a time
+        # a link's words to the reader in a byline's place
+        "View blog authority",
+        "Follow the author",
+        "From the Author",
+        "Write a review at Epinions.com",
+        "Enter your email to receive our newsletter.",
     ],
 )
 def test_clean_author_finds_no_one_where_no_name_is_left(value: str) -> None:
