@@ -463,3 +463,72 @@ def test_page_features_count_the_form_text_that_loading_removed(
     monkeypatch.setattr(document, "_drop_control_text", lambda root: ())
     assert "Fish" in "\n".join(load_document(page).lines())
     assert loaded == _features(page)
+
+
+def _own_site(path: Path, articles: int = 16, lists: int = 16) -> None:
+    """A site zip in the documented training format (docs/training.md): pages.jsonl, www/."""
+    rows = []
+    with zipfile.ZipFile(path, "w") as archive:
+        for k in range(articles):
+            body = "".join(
+                f"<p>{_PARAGRAPH} Story {k}, paragraph {j}.</p>" for j in range(k % 3 + 2)
+            )
+            html = (
+                f"<html><body><nav><a href='/'>Home</a></nav><h1>Story {k}</h1>{body}</body></html>"
+            )
+            archive.writestr(f"www/stories/{k}.html", html)
+            rows.append(
+                {"path": f"/stories/{k}.html", "file": f"stories/{k}.html", "kind": "article"}
+            )
+        for k in range(lists):
+            items = "".join(
+                f"<li><a href='/stories/{j}.html'>A headline about the budget {j}</a></li>"
+                for j in range(12 + k)
+            )
+            html = f"<html><body><h1>Latest {k}</h1><ul>{items}</ul></body></html>"
+            archive.writestr(f"www/latest/{k}.html", html)
+            rows.append(
+                {"path": f"/latest/{k}.html", "file": f"latest/{k}.html", "kind": "noise",
+                 "noise_type": "list"}
+            )  # fmt: skip
+        archive.writestr("pages.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_train_pages_reads_a_folder_of_ones_own_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from scrapy_denoise.cli import main
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the feature cache
+    (tmp_path / "sites").mkdir()
+    _own_site(tmp_path / "sites" / "my-site.zip")
+    out = tmp_path / "pages.json"
+    assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]) == 0
+    model = SvmModel.load(out)
+    assert model.metadata["trained_on"] == {"my-site:article": 16, "my-site:list": 16}
+    assert model.metadata["held_out"] == "none"
+    svm = PageSvm(model)
+    story = f"<html><body><h1>New</h1><p>{_PARAGRAPH}</p><p>{_PARAGRAPH}</p></body></html>"
+    links = "".join(f"<li><a href='/stories/{j}.html'>Budget news {j}</a></li>" for j in range(20))
+    listing = f"<html><body><h1>Latest</h1><ul>{links}</ul></body></html>"
+    rows = [
+        page_features(load_document(html, f"https://my.example/{name}")).vector()
+        for name, html in (("stories/new.html", story), ("latest/new.html", listing))
+    ]
+    story_noise, listing_noise = svm.noise_probabilities(np.asarray(rows))
+    assert story_noise < 0.5 < listing_noise
+
+
+def test_train_pages_says_what_a_data_folder_lacks(tmp_path: Path) -> None:
+    from scrapy_denoise.models.train_pages import find_sources
+
+    with pytest.raises(FileNotFoundError, match="no labelled pages under"):
+        find_sources(tmp_path)
+    (tmp_path / "sites").mkdir()
+    for name in ("b-site", "zjuvai-blog", "a-site", "flink-blog"):
+        (tmp_path / "sites" / f"{name}.zip").touch()
+    # the shared data's sites first and in their order (the shipped model is rebuilt as it
+    # was), then the others by name
+    assert find_sources(tmp_path).sites == ("flink-blog", "zjuvai-blog", "a-site", "b-site")

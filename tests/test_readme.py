@@ -32,3 +32,16 @@ def test_model_rebuild_commands_train_on_the_shipped_datasets() -> None:
         text = path.read_text(encoding="utf-8").replace("\\\n", " ")
         command = next(line for line in text.splitlines() if "train blocks" in line)
         assert re.findall(r"--dataset (\S+)", command) == list(SHIPPED_DATASETS), path.name
+
+
+def test_training_docs_give_every_page_type_its_label() -> None:
+    from scrapy_denoise.models.train_pages import PAGE_TYPE_LABELS
+
+    text = (README.parent / "docs" / "training.md").read_text(encoding="utf-8")
+    table = text.split("## Page types and their labels", 1)[1].split("\n\n", 2)[1]
+    documented: dict[str, str | None] = {}
+    for row in table.splitlines()[2:]:
+        types, label = row.split("|")[1:3]
+        for name in re.findall(r"`([^`]+)`", types):
+            documented[name] = None if label.strip() == "not used" else label.strip()
+    assert documented == PAGE_TYPE_LABELS

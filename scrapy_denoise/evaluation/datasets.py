@@ -254,9 +254,11 @@ def iter_site_pages(zip_path: str | Path, *, with_html: bool = True) -> Iterator
     only need the labels, e.g. to score a crawl whose output is already in a database.
     """
     with zipfile.ZipFile(zip_path) as archive:
+        # a site labelled for the page filter alone needs no truth (docs/training.md)
+        has_truth = _TRUTH_INDEX in archive.namelist()
         meta_by_truth = {
             row["truth_path"]: row
-            for row in _iter_index(archive, _TRUTH_INDEX)
+            for row in (_iter_index(archive, _TRUTH_INDEX) if has_truth else ())
             if row.get("truth_path")
         }
         for row in _iter_index(archive, _SITE_INDEX):

@@ -34,6 +34,12 @@ Kernel: the paper's polynomial kernel and RBF tie in grouped CV (pooled out-of-f
 F1 0.9227 vs 0.9233 with fold seed 0, 0.9244 vs 0.9190 with seed 1, 0.9198 vs 0.9204 with
 seed 2), so the paper's kernel is shipped; the model file records both CV scores.
 
+Your own pages (``--data`` pointed at a folder of your own, ``docs/training.md``): every
+``sites/NAME.zip`` and every ``extraction/NAME.zip`` whose pages carry a ``page_type`` is
+read (:func:`find_sources`), the shared data's names first and in the order above, so the
+shipped model is rebuilt as it was. Cross-validation groups pages by site; a folder of one
+site has one group, so its pages are then folded one by one instead.
+
 Feature vectors are cached as JSON under the system temp folder, keyed by the feature code
 and the data files, because extracting ~3,000 pages takes a while and training does not.
 """
@@ -64,8 +70,10 @@ __all__ = [
     "PAGE_TYPE_LABELS",
     "TARGET_ARTICLE_RECALL",
     "LabelledPage",
+    "Sources",
     "collect_pages",
     "evaluate_pages",
+    "find_sources",
     "train_pages",
 ]
 
@@ -106,6 +114,7 @@ PAGE_TYPE_LABELS: dict[str, str | None] = {
     "forum": None,
 }
 
+#: the shared data's sources, read first and in this order (:func:`find_sources`)
 _SITES = ("flink-blog", "zjuvai-blog")
 _EXTRACTION = ("wcxb", "gne-tests")
 #: datasets of news and blog articles only: their held-out pages measure how many articles
@@ -147,7 +156,58 @@ class LabelledPage:
 # -- data ---------------------------------------------------------------------------------
 
 
-def _cache_key(data_dir: Path) -> str:
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """The zips of a data folder that the page SVM reads (names without ``.zip``)."""
+
+    #: ``sites/NAME.zip``: every page labelled by ``pages.jsonl`` (article or a noise type)
+    sites: tuple[str, ...]
+    #: ``extraction/NAME.zip`` whose pages carry a ``page_type`` (:data:`PAGE_TYPE_LABELS`)
+    typed: tuple[str, ...]
+    #: the shared news and blog datasets present (:data:`_ARTICLE_DATASETS`): measured,
+    #: never trained on
+    articles: tuple[str, ...]
+
+    def files(self) -> list[str]:
+        return [
+            *(f"sites/{s}.zip" for s in self.sites),
+            *(f"extraction/{e}.zip" for e in (*self.typed, *self.articles)),
+        ]
+
+
+def _ordered(preferred: Sequence[str], found: Iterable[str]) -> tuple[str, ...]:
+    present = set(found)
+    return (*(p for p in preferred if p in present), *sorted(present - set(preferred)))
+
+
+def _has_page_types(zip_path: Path) -> bool:
+    import zipfile
+
+    with zipfile.ZipFile(zip_path) as archive, archive.open("index.jsonl") as index:
+        return any(b'"page_type"' in line for line in index)
+
+
+def find_sources(data_dir: str | Path) -> Sources:
+    """The labelled zips under ``data_dir``: the shared data's (:data:`_SITES`,
+    :data:`_EXTRACTION`) first and in that order, then any other, by name."""
+    data_dir = Path(data_dir)
+    sites = _ordered(_SITES, (p.stem for p in (data_dir / "sites").glob("*.zip")))
+    extraction = {p.stem: p for p in (data_dir / "extraction").glob("*.zip")}
+    typed = _ordered(
+        _EXTRACTION,
+        (n for n, p in extraction.items() if n in _EXTRACTION or _has_page_types(p)),
+    )
+    if not sites and not typed:
+        raise FileNotFoundError(
+            f"no labelled pages under {data_dir}: the page SVM reads sites/NAME.zip (pages "
+            "marked article or noise) and extraction/NAME.zip with a page_type per page "
+            "(docs/training.md)"
+        )
+    articles = tuple(n for n in _ARTICLE_DATASETS if n in extraction)
+    return Sources(sites, typed, articles)
+
+
+def _cache_key(data_dir: Path, sources: Sources) -> str:
     """Changes when the feature code or a data file changes, so a stale cache is never read."""
     digest = hashlib.md5(usedforsecurity=False)
     digest.update(str(_CACHE_VERSION).encode())
@@ -160,11 +220,7 @@ def _cache_key(data_dir: Path) -> str:
         "evaluation/datasets.py",
     ):
         digest.update((package / rel).read_bytes())
-    names = (
-        *(f"sites/{s}.zip" for s in _SITES),
-        *(f"extraction/{e}.zip" for e in (*_EXTRACTION, *_ARTICLE_DATASETS)),
-    )
-    for name in names:
+    for name in sources.files():
         stat = (data_dir / name).stat()
         digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     return digest.hexdigest()[:16]
@@ -196,18 +252,18 @@ def _labelled(
     )
 
 
-def _extract(data_dir: Path, progress: Progress) -> list[LabelledPage]:
+def _extract(data_dir: Path, sources: Sources, progress: Progress) -> list[LabelledPage]:
     from ..evaluation.datasets import holdout, iter_pages, iter_site_pages
 
     pages: list[LabelledPage] = []
-    for site in _SITES:
+    for site in sources.sites:
         for sp in iter_site_pages(data_dir / "sites" / f"{site}.zip"):
             page_type = sp.noise_type or sp.kind
             pages.append(
                 _labelled(site, sp.path, site, page_type, False, sp.html, _site_url(sp.path))
             )
         progress(f"features: {site} done ({len(pages)} pages)")
-    for name in _EXTRACTION:
+    for name in sources.typed:
         for page in iter_pages(data_dir / "extraction" / f"{name}.zip"):
             url = page.url or ""
             domain = page.extra.get("domain") or urlsplit(url).hostname or page.id
@@ -216,7 +272,7 @@ def _extract(data_dir: Path, progress: Progress) -> list[LabelledPage]:
             held = holdout(page.id, page.dataset)
             pages.append(_labelled(name, page.id, group, page_type, held, page.html, url))
         progress(f"features: {name} done ({len(pages)} pages)")
-    for name in _ARTICLE_DATASETS:
+    for name in sources.articles:
         for page in iter_pages(data_dir / "extraction" / f"{name}.zip", split="holdout"):
             if (page.text or "").strip():
                 pages.append(
@@ -229,14 +285,17 @@ def _extract(data_dir: Path, progress: Progress) -> list[LabelledPage]:
 def collect_pages(
     data_dir: str | Path, *, progress: Progress = print, cache: bool = True
 ) -> list[LabelledPage]:
-    """Every labelled page of the four training sources, and the held-out articles of
-    :data:`_ARTICLE_DATASETS`, with their features (cached under /tmp)."""
+    """Every labelled page of the training sources (:func:`find_sources`), and the
+    held-out articles of :data:`_ARTICLE_DATASETS`, with their features (cached under
+    /tmp)."""
     data_dir = Path(data_dir)
-    path = Path(tempfile.gettempdir()) / f"scrapy-denoise-page-features-{_cache_key(data_dir)}.json"
+    sources = find_sources(data_dir)
+    key = _cache_key(data_dir, sources)
+    path = Path(tempfile.gettempdir()) / f"scrapy-denoise-page-features-{key}.json"
     if cache and path.is_file():
         rows = json.loads(path.read_text(encoding="utf-8"))
         return [LabelledPage(**{**r, "features": tuple(r["features"])}) for r in rows]
-    pages = _extract(data_dir, progress)
+    pages = _extract(data_dir, sources, progress)
     if cache:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")  # helpers may build it concurrently
         tmp.write_text(
@@ -304,6 +363,9 @@ def _folds(
 ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
     from sklearn.model_selection import StratifiedGroupKFold
 
+    if len(set(groups)) < n_splits:
+        # one site of one's own: nothing to hold out but its pages, one by one
+        groups = [str(i) for i in range(len(y))]
     splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
     return list(splitter.split(np.zeros(len(y)), y, groups))
 
@@ -404,6 +466,7 @@ def _fit(
     compare: Iterable[str] = (),
     log: bool = True,
     target_recall: float = TARGET_ARTICLE_RECALL,
+    held_out: str = "the md5 hold-out of wcxb and gne-tests (datasets.holdout)",
 ) -> _Fit:
     """Grid search by grouped CV, refit on all of ``pages``, then the operating point.
 
@@ -449,7 +512,7 @@ def _fit(
         counts[key] = counts.get(key, 0) + 1
     metadata = {
         "trained_on": dict(sorted(counts.items())),
-        "held_out": "the md5 hold-out of wcxb and gne-tests (datasets.holdout)",
+        "held_out": held_out,
         "labels": {k: v for k, v in PAGE_TYPE_LABELS.items() if v is not None},
         "params": params,
         "class_weight": "balanced",
@@ -480,15 +543,9 @@ def _fit(
 def _training_pages(
     pages: Sequence[LabelledPage], *, without: str | None = None
 ) -> list[LabelledPage]:
-    """Labelled pages outside the md5 hold-out, optionally without one whole source."""
-    return [
-        p
-        for p in pages
-        if p.label is not None
-        and not p.holdout
-        and p.source != without
-        and p.source not in _ARTICLE_DATASETS
-    ]
+    """Labelled pages outside the md5 hold-out (which holds every page of the article
+    datasets), optionally without one whole source."""
+    return [p for p in pages if p.label is not None and not p.holdout and p.source != without]
 
 
 def train_pages(
@@ -505,10 +562,14 @@ def train_pages(
     records how they compared; ``kernel`` is the one shipped. Returns a summary (counts,
     chosen parameters, CV scores, operating margin, support vectors).
     """
+    typed = find_sources(data_dir).typed
     pages = collect_pages(data_dir, progress=progress)
     train = _training_pages(pages)
     other = "rbf" if kernel == "poly" else "poly"
-    fit = _fit(train, seed=seed, kernel=kernel, progress=progress, compare=(other,))
+    held_out = f"the md5 hold-out of {' and '.join(typed)} (datasets.holdout)" if typed else "none"
+    fit = _fit(
+        train, seed=seed, kernel=kernel, progress=progress, compare=(other,), held_out=held_out
+    )
     fit.model.save(out_path)
     y = _labels(train)
     summary = {
@@ -588,7 +649,8 @@ def evaluate_pages(
 
     * each whole site is scored by a model retrained here without it (same procedure and
       seed as the model file's), on the other site + the dev parts of wcxb and gne-tests;
-    * the md5 hold-out of wcxb and gne-tests is scored by the model at ``model_path``,
+    * the md5 hold-out of wcxb and gne-tests (of every typed source) is scored by the
+      model at ``model_path``,
       which :func:`train_pages` trains without it;
     * so are the held-out articles of the news and blog datasets (:data:`_ARTICLE_DATASETS`),
       which no model is trained on: article recall on sites unlike the training sources.
@@ -604,9 +666,10 @@ def evaluate_pages(
     kernel = str(shipped.metadata.get("params", {}).get("kernel", shipped.kernel))
     seed = int(shipped.metadata.get("seed", 0))
     log = bool(shipped.metadata.get("log_features", True))
+    sources = find_sources(data_dir)
     pages = collect_pages(data_dir, progress=say)
     parts: list[tuple[str, list[_Scored]]] = []
-    for site in _SITES:
+    for site in sources.sites:
         say(f"retraining without {site}")
         fit = _fit(
             _training_pages(pages, without=site), seed=seed, kernel=kernel, progress=say, log=log
@@ -617,17 +680,22 @@ def evaluate_pages(
                 _score([p for p in pages if p.source == site], PageSvm(fit.model), rules),
             )
         )
-    heldout = [p for p in pages if p.holdout and p.source in _EXTRACTION]
-    parts.append(
-        ("wcxb + gne-tests md5 hold-out (shipped model)", _score(heldout, PageSvm(shipped), rules))
-    )
-    articles = [p for p in pages if p.source in _ARTICLE_DATASETS]
-    parts.append(
-        (
-            "articles of " + ", ".join(_ARTICLE_DATASETS) + ", md5 hold-out (shipped model)",
-            _score(articles, PageSvm(shipped), rules),
+    if sources.typed:
+        heldout = [p for p in pages if p.holdout and p.source in sources.typed]
+        parts.append(
+            (
+                " + ".join(sources.typed) + " md5 hold-out (shipped model)",
+                _score(heldout, PageSvm(shipped), rules),
+            )
         )
-    )
+    if sources.articles:
+        articles = [p for p in pages if p.source in sources.articles]
+        parts.append(
+            (
+                "articles of " + ", ".join(sources.articles) + ", md5 hold-out (shipped model)",
+                _score(articles, PageSvm(shipped), rules),
+            )
+        )
     everything = [s for _, part in parts for s in part]
 
     header = (
