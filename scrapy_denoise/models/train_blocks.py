@@ -119,7 +119,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,6 +145,7 @@ __all__ = [
     "fit_boosted",
     "page_examples",
     "train_blocks",
+    "training_data",
     "truth_datasets",
 ]
 
@@ -591,6 +592,28 @@ def fit_boosted(
     return first, context, report
 
 
+def training_data(pages: Sequence[PageExamples]) -> dict[str, Any]:
+    """What the model was fitted on, in a few numbers: pages, blocks, labels and each
+    feature's sum over all blocks.
+
+    Stored in the model file, it lets a test tell when the loader or the features have
+    changed what the training pages give, so that the shipped file is no longer what
+    ``make models`` writes (that went unnoticed for a day of loader changes). Sums, not a
+    hash: they agree across machines whose ``log1p`` differs in the last bit.
+    """
+    matrices = [page.features for page in pages]
+    matches = np.concatenate([page.match for page in pages]) if pages else np.zeros(0)
+    width = len(FEATURE_NAMES)
+    x = np.concatenate(matrices) if matrices else np.zeros((0, width))
+    return {
+        "pages": len(pages),
+        "blocks": len(x),
+        "main": int((matches >= POSITIVE_MATCH).sum()),
+        "noise": int((matches <= NEGATIVE_MATCH).sum()),
+        "feature_sums": [float(v) for v in x.sum(axis=0)],
+    }
+
+
 def train_blocks(
     data_dir: str | Path,
     out_path: str | Path,
@@ -627,6 +650,7 @@ def train_blocks(
         ),
         "seed": seed,
         "pages": len(pages),
+        "training_data": training_data(pages),
     }
     model, report = fit_model(
         pages, features=features, per_class=per_class, seed=seed, progress=progress,

@@ -75,6 +75,7 @@ __all__ = [
     "evaluate_pages",
     "find_sources",
     "train_pages",
+    "training_data",
 ]
 
 Progress = Callable[[str], None]
@@ -548,6 +549,19 @@ def _training_pages(
     return [p for p in pages if p.label is not None and not p.holdout and p.source != without]
 
 
+def training_data(pages: Sequence[LabelledPage]) -> dict[str, Any]:
+    """What the model was fitted on, in a few numbers (pages of each label, each feature's
+    sum), for the test that the shipped file is what ``make models`` writes today (the
+    block model's :func:`~.train_blocks.training_data` says why)."""
+    y = _labels(pages)
+    return {
+        "pages": len(pages),
+        "noise": int(y.sum()),
+        "article": int(len(y) - y.sum()),
+        "feature_sums": [float(v) for v in _matrix(pages).sum(axis=0)],
+    }
+
+
 def train_pages(
     data_dir: str | Path,
     out_path: str | Path,
@@ -570,6 +584,7 @@ def train_pages(
     fit = _fit(
         train, seed=seed, kernel=kernel, progress=progress, compare=(other,), held_out=held_out
     )
+    fit.model.metadata["training_data"] = training_data(train)
     fit.model.save(out_path)
     y = _labels(train)
     summary = {
