@@ -50,6 +50,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,8 +183,6 @@ def _ordered(preferred: Sequence[str], found: Iterable[str]) -> tuple[str, ...]:
 
 
 def _has_page_types(zip_path: Path) -> bool:
-    import zipfile
-
     with zipfile.ZipFile(zip_path) as archive, archive.open("index.jsonl") as index:
         return any(b'"page_type"' in line for line in index)
 
@@ -467,7 +466,7 @@ def _fit(
     compare: Iterable[str] = (),
     log: bool = True,
     target_recall: float = TARGET_ARTICLE_RECALL,
-    held_out: str = "the md5 hold-out of wcxb and gne-tests (datasets.holdout)",
+    held_out: str = "none",
 ) -> _Fit:
     """Grid search by grouped CV, refit on all of ``pages``, then the operating point.
 
