@@ -13,6 +13,7 @@ from scrapy_denoise.evaluation.peers import (
     installed_peers,
     readability_extractor,
     trafilatura_extractor,
+    trafilatura_row_extractor,
 )
 from scrapy_denoise.evaluation.runner import Extractor
 
@@ -41,7 +42,9 @@ def test_html_to_text_puts_block_elements_on_their_own_lines() -> None:
     assert html_to_text("  ") == ""
 
 
-@pytest.mark.parametrize("factory", [trafilatura_extractor, readability_extractor])
+@pytest.mark.parametrize(
+    "factory", [trafilatura_extractor, trafilatura_row_extractor, readability_extractor]
+)
 def test_peer_returns_article_paragraphs_one_per_line(factory: Callable[[], Extractor]) -> None:
     pytest.importorskip("trafilatura")
     pytest.importorskip("readability")
@@ -55,7 +58,11 @@ def test_peer_returns_article_paragraphs_one_per_line(factory: Callable[[], Extr
 
 @pytest.mark.parametrize(
     ("factory", "module"),
-    [(trafilatura_extractor, "trafilatura"), (readability_extractor, "readability")],
+    [
+        (trafilatura_extractor, "trafilatura"),
+        (trafilatura_row_extractor, "trafilatura"),
+        (readability_extractor, "readability"),
+    ],
 )
 def test_missing_peer_names_the_extra_to_install(
     factory: Callable[[], Extractor], module: str, monkeypatch: pytest.MonkeyPatch
@@ -63,6 +70,14 @@ def test_missing_peer_names_the_extra_to_install(
     monkeypatch.setitem(sys.modules, module, None)
     with pytest.raises(MissingPeerError, match=r"pip install scrapy-denoise\[compare\]"):
         factory()
+
+
+def test_trafilatura_with_its_metadata_gives_the_text_of_trafilatura_alone() -> None:
+    """The row peer is there to time the metadata; its text must be trafilatura's own, or
+    the table would compare two texts as well as two costs."""
+    pytest.importorskip("trafilatura")
+    url = "https://example.com/harbour"
+    assert trafilatura_row_extractor()(ARTICLE, url) == trafilatura_extractor()(ARTICLE, url)
 
 
 def test_installed_peers_are_both_or_none(monkeypatch: pytest.MonkeyPatch) -> None:

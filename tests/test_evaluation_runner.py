@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from scrapy_denoise.evaluation import runner
+from scrapy_denoise.evaluation.benchmark import format_summary
 from scrapy_denoise.evaluation.datasets import Page
+from scrapy_denoise.evaluation.peers import TRAFILATURA_ROW
 from scrapy_denoise.evaluation.runner import Result, evaluate, evaluate_dataset, format_table
 
 TRUTH = {
@@ -174,6 +176,34 @@ def test_format_table_has_ratio_to_reference_and_notes() -> None:
     assert "| zh-site | ours | 10 | 0.700 | 0.700 | 0.700 | — | 10.0 | — |" in lines
     assert "- gne-tests: no ground truth, pages and speed only" in lines
     assert any("zh-site / ours: character LCS P 0.900, R 0.800, F1 0.850" in x for x in lines)
+
+
+def test_summary_compares_cpu_with_trafilatura_alone_and_with_its_metadata() -> None:
+    results = {
+        "dragnet": {
+            "scrapy-denoise": _result("scrapy-denoise", 1.0, 0.9),
+            "trafilatura": _result("trafilatura", 2.0, 0.8),
+            TRAFILATURA_ROW: _result(TRAFILATURA_ROW, 5.0, 0.8),
+        },
+        "wcxb": {
+            "scrapy-denoise": _result("scrapy-denoise", 3.0, 0.7),
+            "trafilatura": _result("trafilatura", 4.0, 0.8),
+            TRAFILATURA_ROW: _result(TRAFILATURA_ROW, 6.0, 0.8),
+        },
+    }
+    lines = format_summary(results).splitlines()
+    assert lines[0].endswith(f"| mean CPU time vs {TRAFILATURA_ROW} |")
+    # means of the per-dataset ratios: (0.5 + 0.75) / 2 and (0.2 + 0.5) / 2
+    assert "| scrapy-denoise | 0.800 | 1/2 | 0.62x | 0.35x |" in lines
+    assert "| dragnet | 0.50x | 0.20x |" in lines
+    assert "| wcxb | 0.75x | 0.50x |" in lines
+
+
+def test_summary_without_the_metadata_peer_has_no_column_for_it() -> None:
+    results = {"d": {"ours": _result("ours", 1.0), "trafilatura": _result("trafilatura", 2.0)}}
+    lines = format_summary(results).splitlines()
+    assert lines[0].count("|") == 5
+    assert lines[-1] == "| trafilatura | 0.500 | 1/1 | 1.00x |"
 
 
 def test_format_table_without_the_reference_leaves_out_the_columns_comparing_with_it() -> None:

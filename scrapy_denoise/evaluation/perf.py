@@ -51,6 +51,7 @@ from typing import Any
 from ..encoding import decode
 from ..store.scratch import scratch_database
 from .datasets import Split, extraction_zips, iter_pages, site_zip
+from .peers import TRAFILATURA_ROW
 
 __all__ = [
     "Checkpoint",
@@ -156,10 +157,16 @@ def _extractors(with_peers: bool) -> dict[str, Timed]:
         CHAIN_STORE: lambda html, url: stored.extract(html, url).text,
     }
     if with_peers:
-        from .peers import MissingPeerError, readability_extractor, trafilatura_extractor
+        from .peers import (
+            MissingPeerError,
+            readability_extractor,
+            trafilatura_extractor,
+            trafilatura_row_extractor,
+        )
 
         with contextlib.suppress(MissingPeerError):
             extractors[TRAFILATURA] = trafilatura_extractor()
+            extractors[TRAFILATURA_ROW] = trafilatura_row_extractor()
         with contextlib.suppress(MissingPeerError):
             extractors[READABILITY] = readability_extractor()
     return extractors
@@ -219,7 +226,11 @@ def format_extraction(timings: Mapping[str, Timing], pages: Sequence[SamplePage]
     counts: dict[str, int] = {}
     for page in pages:
         counts[page.dataset] = counts.get(page.dataset, 0) + 1
-    shown = [n for n in (LXML, LOAD, FEATURES, CHAIN, CHAIN_STORE, TRAFILATURA) if n in timings]
+    shown = [
+        n
+        for n in (LXML, LOAD, FEATURES, CHAIN, CHAIN_STORE, TRAFILATURA, TRAFILATURA_ROW)
+        if n in timings
+    ]
     lines += [
         "",
         "Mean CPU ms/page by dataset:",
