@@ -113,7 +113,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         extractors[method if method != "default" else "scrapy-denoise"] = extractor
     compared: list[str] = []
     if args.compare:
-        available = peers()
+        available = peers(metadata=True)
         for name in args.compare.split(","):
             name = name.strip()
             if name not in available:
@@ -506,7 +506,11 @@ def build_parser() -> argparse.ArgumentParser:
         "for a model from `train blocks` or '{\"region_margin\": 0}' (the method's keyword "
         "arguments)",
     )
-    p.add_argument("--compare", help="peers to run on the same pages: trafilatura,readability")
+    p.add_argument(
+        "--compare",
+        help="peers to run on the same pages: trafilatura,readability (and "
+        "trafilatura+metadata, trafilatura reading title, date and author too)",
+    )
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument(
         "--split",

@@ -96,10 +96,30 @@ def test_without_trafilatura_the_first_peer_given_is_the_reference(
 ) -> None:
     from scrapy_denoise.evaluation import peers
 
-    monkeypatch.setattr(peers, "peers", lambda: {"echo": lambda html, url: html})
+    monkeypatch.setattr(peers, "peers", lambda **_: {"echo": lambda html, url: html})
     assert main(["eval", str(dataset), "--compare", "echo", "--quiet"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "| F1 - echo (95 % interval) |" in header and header.endswith("CPU time vs echo |")
+
+
+def test_eval_compares_with_trafilatura_reading_its_metadata_too(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("trafilatura")
+    pytest.importorskip("readability")
+    compare = "trafilatura,trafilatura+metadata"
+    assert main(["eval", str(dataset), "--compare", compare, "--quiet"]) == 0
+    rows = {line.split(" | ")[1]: line for line in capsys.readouterr().out.splitlines()[2:5]}
+    assert set(rows) == {"scrapy-denoise", "trafilatura", "trafilatura+metadata"}
+    # the same text, so the same scores; only the CPU columns differ
+    assert rows["trafilatura"].split(" | ")[3:6] == rows["trafilatura+metadata"].split(" | ")[3:6]
+
+
+def test_eval_names_the_peers_it_knows(dataset: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("trafilatura")
+    pytest.importorskip("readability")
+    assert main(["eval", str(dataset), "--compare", "goose", "--quiet"]) == 2
+    assert "choose from trafilatura, readability, trafilatura+metadata" in capsys.readouterr().err
 
 
 def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

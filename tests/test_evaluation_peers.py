@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from scrapy_denoise.evaluation.peers import (
+    TRAFILATURA_ROW,
     MissingPeerError,
     html_to_text,
     installed_peers,
@@ -84,5 +85,7 @@ def test_installed_peers_are_both_or_none(monkeypatch: pytest.MonkeyPatch) -> No
     """Benchmark tables show the peers when the compare extra is there, and still print
     without it."""
     assert set(installed_peers()) == {"trafilatura", "readability"}
+    assert set(installed_peers(metadata=True)) == {"trafilatura", "readability", TRAFILATURA_ROW}
     monkeypatch.setitem(sys.modules, "readability", None)
     assert installed_peers() == {}
+    assert installed_peers(metadata=True) == {}

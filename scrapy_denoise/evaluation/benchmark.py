@@ -6,12 +6,11 @@ CPU-time ratios against trafilatura hold on any machine even though absolute spe
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .datasets import Split, extraction_zips
-from .peers import TRAFILATURA_ROW, MissingPeerError, installed_peers, trafilatura_row_extractor
+from .peers import TRAFILATURA_ROW, installed_peers
 from .runner import Result, evaluate_dataset, format_table
 
 __all__ = ["ALL_METHODS", "extraction_benchmark", "format_summary", "method_extractor"]
@@ -54,9 +53,7 @@ def extraction_benchmark(
             continue
         extractors["scrapy-denoise" if method == "default" else method] = method_extractor(method)
     if with_peers:
-        extractors.update(installed_peers())
-        with contextlib.suppress(MissingPeerError):
-            extractors[TRAFILATURA_ROW] = trafilatura_row_extractor()
+        extractors.update(installed_peers(metadata=True))
     zips = extraction_zips(datasets)
     if not zips:
         raise FileNotFoundError("no extraction datasets: the shared data folder was not found")

@@ -155,15 +155,20 @@ def readability_extractor() -> Extractor:
     return extract
 
 
-def peers() -> dict[str, Extractor]:
-    """Both peers by the names tables use; raises MissingPeerError if either is absent."""
-    return {"trafilatura": trafilatura_extractor(), "readability": readability_extractor()}
+def peers(*, metadata: bool = False) -> dict[str, Extractor]:
+    """Both peers by the names tables use, and with ``metadata`` also
+    :data:`TRAFILATURA_ROW` (for CPU tables; its F1 is trafilatura's); raises
+    MissingPeerError if either library is absent."""
+    found = {"trafilatura": trafilatura_extractor(), "readability": readability_extractor()}
+    if metadata:
+        found[TRAFILATURA_ROW] = trafilatura_row_extractor()
+    return found
 
 
-def installed_peers() -> dict[str, Extractor]:
+def installed_peers(*, metadata: bool = False) -> dict[str, Extractor]:
     """:func:`peers`, or none without the ``compare`` extra: for tables that show the peers
     when they can and are still worth printing without them."""
     try:
-        return peers()
+        return peers(metadata=metadata)
     except MissingPeerError:
         return {}
