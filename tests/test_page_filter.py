@@ -15,7 +15,7 @@ from scrapy_denoise.document import load_document
 from scrapy_denoise.models.svm import SvmModel
 from scrapy_denoise.models.train_pages import PAGE_TYPE_LABELS, LabelledPage, _fit
 from scrapy_denoise.page.classifier import PageClassifier
-from scrapy_denoise.page.features import FEATURE_NAMES, PageFeatures, page_features
+from scrapy_denoise.page.features import FEATURE_NAMES, PageFeatures, page_features, url_depth
 from scrapy_denoise.page.model import (
     DEFAULT_MODEL_PATH,
     PageSvm,
@@ -207,6 +207,25 @@ def test_shallow_url_leaves_the_root_to_the_model_when_a_query_names_a_page() ->
     for query in ("?utm_source=feed&utm_medium=rss", "?srsltid=AfmBOoqGgduANbdL", "?gclid=x"):
         assert _reason(_article_html(), "https://news.example.com/" + query) == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com/en/?fbclid=x") == "shallow_url"
+
+
+@pytest.mark.parametrize(
+    ("url", "depth"),
+    [
+        ("https://news.example.com/", 0),
+        ("https://news.example.com/index.html", 0),
+        ("https://news.example.com/a/b.html", 2),
+        # stories addressed by query sit a level below the script that serves them
+        ("http://www.clubcall.com/index.jsp?storyID=331198", 1),
+        ("http://www.ny1.com/ny1/content/index.jsp?stid=1&aid=77456", 3),
+        ("https://blog.example.org/?p=123", 1),
+        # tracking parameters address no other page
+        ("https://news.example.com/?utm_source=feed&gclid=x", 0),
+        ("https://news.example.com/a/b.html?fbclid=x", 2),
+    ],
+)
+def test_url_depth_counts_a_query_that_picks_a_page_as_a_level(url: str, depth: int) -> None:
+    assert url_depth(url) == depth
 
 
 def test_little_text_fires_on_an_empty_shell() -> None:

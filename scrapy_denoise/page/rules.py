@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
-from .features import PageFeatures
+from .features import PageFeatures, names_a_page
 from .verdict import PageVerdict
 
 __all__ = [
@@ -92,12 +92,6 @@ _INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
 #: (matched with the index file cut, as :func:`url_match_target` cuts it; no page of the
 #: shared data with such a path is an article)
 _LANGUAGE_ROOT = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?/?", re.I)
-#: query keys that ad and analytics platforms append to any URL (``?utm_source=``,
-#: Google's ``?gclid=`` and Merchant Center's ``?srsltid=``): they name no other page, so
-#: a home page that carries only them is still the home page
-_TRACKING_KEY = re.compile(
-    r"utm_\w*|_ga|_gl|gclid|dclid|gbraid|wbraid|fbclid|msclkid|yclid|srsltid|igshid|mc_[ce]id"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +198,7 @@ def apply_rules(
                 and len(path.strip("/")) < rules.short_url_chars
             )
             or _LANGUAGE_ROOT.fullmatch(_INDEX_FILE.sub("/", path))
-        ) and not _names_a_page(parts.query):
+        ) and not names_a_page(parts.query):
             return PageVerdict(True, 1.0, "shallow_url")
     if rules.min_text_chars is not None and features.text_len < rules.min_text_chars:
         return PageVerdict(True, 1.0, "little_text")
@@ -223,12 +217,3 @@ def apply_rules(
     ):
         return PageVerdict(True, 1.0, "changing_content")
     return None
-
-
-def _names_a_page(query: str) -> bool:
-    """Whether a query string picks a page of its own: on a short path, ``/?p=123``
-    (WordPress's plain permalinks) and ``/?fArticleId=...`` (Independent Online's news
-    sites, 5 of l3s-gn1's 621 articles) are articles, not the home page."""
-    return any(
-        not _TRACKING_KEY.fullmatch(key) for key, _ in parse_qsl(query, keep_blank_values=True)
-    )
