@@ -482,6 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scrapy-denoise",
         description="Clean article text from crawled pages: extract, evaluate, train, bench.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("extract", help="extract one page (file or URL) and print its text")

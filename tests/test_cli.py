@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import scrapy_denoise
 from scrapy_denoise.cli import main
 
 STORY = (
@@ -120,6 +121,13 @@ def test_eval_names_the_peers_it_knows(dataset: Path, capsys: pytest.CaptureFixt
     pytest.importorskip("readability")
     assert main(["eval", str(dataset), "--compare", "goose", "--quiet"]) == 2
     assert "choose from trafilatura, readability, trafilatura+metadata" in capsys.readouterr().err
+
+
+def test_version_names_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"scrapy-denoise {scrapy_denoise.__version__}"
 
 
 def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
