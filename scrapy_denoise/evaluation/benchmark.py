@@ -96,12 +96,12 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
         for name in by_name:
             if name not in names:
                 names.append(name)
-    rows = any(TRAFILATURA_ROW in by_name for by_name in results.values())
-    row_header = f" mean CPU time vs {TRAFILATURA_ROW} |" if rows else ""
+    with_row_peer = any(TRAFILATURA_ROW in by_name for by_name in results.values())
+    row_header = f" mean CPU time vs {TRAFILATURA_ROW} |" if with_row_peer else ""
     lines = [
         "| extractor | mean F1 (datasets with truth) | datasets won vs trafilatura | "
         "mean CPU time vs trafilatura |" + row_header,
-        "|---|---:|---:|---:|" + ("---:|" if rows else ""),
+        "|---|---:|---:|---:|" + ("---:|" if with_row_peer else ""),
     ]
     for name in names:
         f1s, wins, ratios, row_ratios = [], 0, [], []
@@ -118,9 +118,9 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
             if (ratio := _ratio(res, by_name.get(TRAFILATURA_ROW))) is not None:
                 row_ratios.append(ratio)
         mean_f1 = f"{sum(f1s) / len(f1s):.3f}" if f1s else "—"
-        row = f" {_fmt_ratio(row_ratios)} |" if rows else ""
+        row = f" {_fmt_ratio(row_ratios)} |" if with_row_peer else ""
         lines.append(f"| {name} | {mean_f1} | {wins}/{len(f1s)} | {_fmt_ratio(ratios)} |{row}")
-    if rows:
+    if with_row_peer:
         lines += [
             "",
             f"CPU time of the default chain (a stored row: text, title, date, author, language, "

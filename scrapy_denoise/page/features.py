@@ -71,7 +71,9 @@ class PageFeatures:
 
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(PageFeatures))
 
-_TRAILING_INDEX = re.compile(r"/(?:index|default)\.\w+$", re.I)
+#: a path's directory index file (``/index.html``, ``/default.aspx``): the directory itself,
+#: for the URL depth and for the URL rules (:mod:`.rules`)
+INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
 #: query keys that ad and analytics platforms append to any URL (``?utm_source=``,
 #: Google's ``?gclid=`` and Merchant Center's ``?srsltid=``): they name no other page, so
 #: a home page that carries only them is still the home page
@@ -100,7 +102,7 @@ def url_depth(url: str) -> int:
     (``PageRules.query_keys``), before the SVM reads this.
     """
     parts = urlsplit(url)
-    path = _TRAILING_INDEX.sub("/", parts.path)
+    path = INDEX_FILE.sub("/", parts.path)
     depth = len([p for p in path.split("/") if p])
     return depth + 1 if parts.query and names_a_page(parts.query) else depth
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from .features import PageFeatures, names_a_page
+from .features import INDEX_FILE, PageFeatures, names_a_page
 from .verdict import PageVerdict
 
 __all__ = [
@@ -87,7 +87,6 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
     "paged",
 )
 
-_INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
 #: the home page of one language of a multilingual site: ``/zh/``, ``/en-us/index.html``
 #: (matched with the index file cut, as :func:`url_match_target` cuts it; no page of the
 #: shared data with such a path is an article)
@@ -158,7 +157,7 @@ def is_root_path(path: str) -> bool:
     """Is a URL path the site's root: empty, ``/`` or an index file there
     (``/index.html``, ``/default.aspx``)? A logo links there (see
     :func:`~scrapy_denoise.metadata.title.heading_or_title`)."""
-    return not _INDEX_FILE.sub("/", path).strip("/")
+    return not INDEX_FILE.sub("/", path).strip("/")
 
 
 def url_match_target(url: str) -> str:
@@ -168,7 +167,7 @@ def url_match_target(url: str) -> str:
     it; decoding lets users write patterns for non-ASCII segments as they read them.
     """
     parts = urlsplit(url)
-    path = _INDEX_FILE.sub("/", unquote(parts.path))
+    path = INDEX_FILE.sub("/", unquote(parts.path))
     return f"{path}?{parts.query}"
 
 
@@ -197,7 +196,7 @@ def apply_rules(
                 features.url_depth <= rules.shallow_url_depth
                 and len(path.strip("/")) < rules.short_url_chars
             )
-            or _LANGUAGE_ROOT.fullmatch(_INDEX_FILE.sub("/", path))
+            or _LANGUAGE_ROOT.fullmatch(INDEX_FILE.sub("/", path))
         ) and not names_a_page(parts.query):
             return PageVerdict(True, 1.0, "shallow_url")
     if rules.min_text_chars is not None and features.text_len < rules.min_text_chars:
