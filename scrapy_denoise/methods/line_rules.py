@@ -186,16 +186,42 @@ def _is_publication_line_zh(line: str) -> bool:
     )
 
 
+def _case_sensitive_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` without ``re.IGNORECASE``, for ASCII lines lowered first.
+
+    On an ASCII line, lowering it and matching case-sensitively gives the ignore-case
+    match exactly, as long as the pattern is written in lower case (none of its non-ASCII
+    letters, accented Latin and Cyrillic, has an ASCII case partner). It is 2-3 times
+    faster: with ``re.IGNORECASE`` the regex engine enters every alternative of the
+    phrase list to compare its first letter, while with plain literals it skips the
+    alternatives whose first letter differs without entering them.
+    """
+    if pattern.pattern != pattern.pattern.lower():
+        raise ValueError("stock phrase patterns are written in lower case")
+    return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+
+_STOCK_LOWER = _case_sensitive_twin(_STOCK)
+_STOCK_OTHER_LOWER = _case_sensitive_twin(_STOCK_OTHER)
+
+
 def is_stock_line(line: str) -> bool:
     """Is the whole of ``line`` (whitespace collapsed) a stock phrase?"""
     if len(line) > _MAX_STOCK_CHARS:
         return False
     collapsed = " ".join(line.split())
+    if collapsed.isascii():
+        # most lines: the same test, faster (see _case_sensitive_twin); no Chinese rule
+        lowered = collapsed.lower()
+        return _STOCK_LOWER.fullmatch(lowered) is not None or (
+            len(lowered) <= _MAX_STOCK_OTHER_CHARS
+            and _STOCK_OTHER_LOWER.fullmatch(lowered) is not None
+        )
     if _STOCK.fullmatch(collapsed) is not None:
         return True
     if len(collapsed) <= _MAX_STOCK_OTHER_CHARS and _STOCK_OTHER.fullmatch(collapsed) is not None:
         return True
-    if collapsed.isascii() or len(collapsed) > _MAX_STOCK_CHARS_ZH:
+    if len(collapsed) > _MAX_STOCK_CHARS_ZH:
         return False
     return _STOCK_ZH.fullmatch(collapsed) is not None or _is_publication_line_zh(collapsed)
 
@@ -210,4 +236,6 @@ def line_rule(line: str) -> str | None:
 
 
 def without_rule_lines(lines: Sequence[str]) -> list[str]:
-    return [line for line in lines if line_rule(line) is None]
+    """``lines`` without those :func:`line_rule` drops (its tests inlined: every output
+    line of every page comes through here)."""
+    return [line for line in lines if not is_copyright_line(line) and not is_stock_line(line)]

@@ -9,7 +9,7 @@ from ..document import Document
 from ..metadata import extract_metadata
 from .features import PageFeatures, page_features
 from .links import LinkCount
-from .rules import PageHistory, PageRules, apply_rules
+from .rules import PageHistory, PageRules, feature_rules, url_rules
 from .verdict import PageVerdict
 
 __all__ = ["PageClassifier", "PageModel", "declares_article", "model_verdict"]
@@ -67,14 +67,17 @@ class PageClassifier:
         the extraction of an article page reuses them (:func:`~..metadata.extract_metadata`
         keeps them with the document).
         """
-        features = page_features(doc)
-        verdict = apply_rules(features, doc.url, self.rules, history, pattern=self._pattern)
+        # apply_rules in two steps: a URL verdict needs no page features
+        verdict = url_rules(doc.url, self.rules, pattern=self._pattern)
         if verdict is None:
-            if self.model is None:
-                verdict = PageVerdict(False, 0.0, "article")
-            else:
-                score = self.model.noise_probability(features)
-                verdict = model_verdict(score, declares_article(doc))
+            features = page_features(doc)
+            verdict = feature_rules(features, self.rules, history)
+            if verdict is None:
+                if self.model is None:
+                    verdict = PageVerdict(False, 0.0, "article")
+                else:
+                    score = self.model.noise_probability(features)
+                    verdict = model_verdict(score, declares_article(doc))
         if verdict.is_noise or links is None or self._navigation_min is None:
             return verdict
         if not links.content and links.navigation >= self._navigation_min:

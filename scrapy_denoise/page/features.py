@@ -17,6 +17,7 @@ visible-text variant); it follows the paper and adds no redundant feature.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, fields
 from itertools import islice
 from urllib.parse import parse_qsl, urlsplit
@@ -37,8 +38,11 @@ __all__ = [
 #: Sentence punctuation of Chinese and Latin-script text; both occur on the pages we crawl.
 PUNCTUATION = frozenset("。，、；：？！…“”‘’《》（）,.;:?!\"'()")
 _PUNCTUATION_RE = re.compile("[" + re.escape("".join(sorted(PUNCTUATION))) + "]")
+#: the marks a Latin-1 string can hold (the Latin ones: the Chinese are above U+00FF)
+_LATIN1_PUNCTUATION = "".join(sorted(p for p in PUNCTUATION if ord(p) < 256)).encode("latin-1")
 _HEADINGS = ("h1", "h2", "h3", "h4")
 _CONTROLS = ("input", "textarea", "select", "option")
+_COUNTED_TAGS = frozenset((*_HEADINGS, *_CONTROLS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +143,8 @@ def _punctuation(doc: Document) -> int:
             for tail, p in zip(islice(doc.tails, 1, None), islice(parent, 1, None), strict=True)
             if tail and not in_link[p]
         ]
-        return len(_PUNCTUATION_RE.findall("".join(outside)))
-    total = len(_PUNCTUATION_RE.findall(_text_of(doc.body)))
+        return _count_punctuation("".join(outside))
+    total = _count_punctuation(_text_of(doc.body))
     if not link_text[0]:
         return total  # punctuation is never blank, so links without text have none
     inside: list[str] = []
@@ -149,7 +153,22 @@ def _punctuation(doc: Document) -> int:
         if link_text[i] and (i == 0 or not in_link[parent[i]]):
             # with_tail=False: the link's tail is its parent's text, outside the link.
             inside.append(_text_of(a))
-    return total - len(_PUNCTUATION_RE.findall("".join(inside)))
+    return total - _count_punctuation("".join(inside))
+
+
+def _count_punctuation(text: str) -> int:
+    """Punctuation marks in ``text``.
+
+    Text that is all Latin-1 (about a third of the held-out pages' text, English pages
+    without curly quotes) is counted as bytes, by deleting the marks with
+    ``bytes.translate`` four times as fast as the regex finds them; the encoding fails
+    early on other text, which the regex counts.
+    """
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return len(_PUNCTUATION_RE.findall(text))
+    return len(raw) - len(raw.translate(None, _LATIN1_PUNCTUATION))
 
 
 def _text_of(el: etree._Element) -> str:
@@ -166,7 +185,36 @@ def _control_text(doc: Document) -> tuple[int, int, int]:
     # etree.tostring writes & < > and CR in text as &amp; &lt; &gt; &#13;
     markup = len(joined) + 4 * joined.count("&") + 3 * joined.count("<")
     markup += 3 * joined.count(">") + 4 * joined.count("\r")
-    return text_chars(joined), len(_PUNCTUATION_RE.findall(joined)), markup
+    return text_chars(joined), _count_punctuation(joined), markup
+
+
+def _tag_counts(doc: Document) -> dict[str, int]:
+    """Controls, radio buttons and linked headings (headings with an ``<a>`` inside).
+
+    Read from the document's tag list rather than by walking the tree: a count of the
+    tags in question, filtered and counted at C speed, says which of these elements exist,
+    and ``list.index`` finds the few that need a second look (a heading's links, an
+    input's type), so no lxml element is touched unless it is one of them. Walking the
+    tree with lxml's tag filter cost more than twice as much.
+    """
+    tags = doc.tags
+    present = Counter(filter(_COUNTED_TAGS.__contains__, tags))
+    counts = {tag: present[tag] for tag in _CONTROLS}
+    counts["radio"] = 0
+    if counts["input"]:
+        nodes, i = doc.nodes, -1
+        for _ in range(counts["input"]):
+            i = tags.index("input", i + 1)
+            if (nodes[i].get("type") or "").lower() == "radio":
+                counts["radio"] += 1
+    link_count = doc.link_count
+    for tag in _HEADINGS:
+        counts[tag], i = 0, -1
+        for _ in range(present[tag]):
+            i = tags.index(tag, i + 1)
+            if link_count[i]:
+                counts[tag] += 1
+    return counts
 
 
 def page_features(doc: Document) -> PageFeatures:
@@ -175,18 +223,7 @@ def page_features(doc: Document) -> PageFeatures:
     link_text = doc.link_text_len[0] if doc.nodes else 0
     text = body_text - link_text + control_chars
     punct = _punctuation(doc) + control_punct
-    counts = dict.fromkeys((*_HEADINGS, *_CONTROLS, "radio"), 0)
-    index, link_count = doc.index, doc.link_count
-    # lxml filters by tag in C: only headings and controls reach Python.
-    for el in doc.body.iter(*_HEADINGS, *_CONTROLS) if doc.nodes else ():
-        tag = el.tag
-        if tag in _HEADINGS:
-            if link_count[index[el]]:
-                counts[tag] += 1
-        else:
-            counts[tag] += 1
-            if tag == "input" and (el.get("type") or "").lower() == "radio":
-                counts["radio"] += 1
+    counts = _tag_counts(doc)
     total = text + link_text
     return PageFeatures(
         raw_text_len=_markup_len(doc) + control_markup,

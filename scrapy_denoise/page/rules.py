@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from .features import INDEX_FILE, PageFeatures, names_a_page
+from .features import INDEX_FILE, PageFeatures, names_a_page, url_depth
 from .verdict import PageVerdict
 
 __all__ = [
@@ -28,7 +28,9 @@ __all__ = [
     "PageHistory",
     "PageRules",
     "apply_rules",
+    "feature_rules",
     "is_root_path",
+    "url_rules",
 ]
 
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
@@ -182,8 +184,26 @@ def apply_rules(
     """The first rule that fires, as a noise verdict; ``None`` when no rule fires.
 
     Rules are ordered cheapest and most certain first, so the reason names the clearest
-    evidence. (``navigation_min_links`` is applied by the classifier, after the SVM: see
+    evidence: the URL's (:func:`url_rules`), then the page's (:func:`feature_rules`).
+    (``navigation_min_links`` is applied by the classifier, after the SVM: see
     :class:`~.classifier.PageClassifier`.)
+    """
+    verdict = url_rules(url, rules, pattern=pattern, depth=features.url_depth)
+    return verdict if verdict is not None else feature_rules(features, rules, history)
+
+
+def url_rules(
+    url: str,
+    rules: PageRules,
+    *,
+    pattern: re.Pattern[str] | None = None,
+    depth: int | None = None,
+) -> PageVerdict | None:
+    """The rules that read the URL alone (URL patterns, shallow URL), the first two of
+    :func:`apply_rules`. The classifier runs them before computing the page features, which
+    a URL verdict does not need: on a crawl's index pages that is most of the filter's work.
+
+    ``depth`` is the URL's :func:`~.features.url_depth` when the caller has it.
     """
     pattern = pattern if pattern is not None else rules.compiled_patterns()
     if pattern is not None and url and pattern.search(url_match_target(url)):
@@ -193,12 +213,20 @@ def apply_rules(
         path = parts.path
         if (
             (
-                features.url_depth <= rules.shallow_url_depth
-                and len(path.strip("/")) < rules.short_url_chars
+                # the length first: it rules out most paths before the depth is needed
+                len(path.strip("/")) < rules.short_url_chars
+                and (url_depth(url) if depth is None else depth) <= rules.shallow_url_depth
             )
             or _LANGUAGE_ROOT.fullmatch(INDEX_FILE.sub("/", path))
         ) and not names_a_page(parts.query):
             return PageVerdict(True, 1.0, "shallow_url")
+    return None
+
+
+def feature_rules(
+    features: PageFeatures, rules: PageRules, history: PageHistory | None = None
+) -> PageVerdict | None:
+    """The rules that read the page's features and history, the rest of :func:`apply_rules`."""
     if rules.min_text_chars is not None and features.text_len < rules.min_text_chars:
         return PageVerdict(True, 1.0, "little_text")
     if rules.max_links is not None and features.links > rules.max_links:
