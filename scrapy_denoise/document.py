@@ -368,13 +368,21 @@ class Document:
 
         Subtrees rooted at indices in ``skip`` contribute nothing but their tails (the tail
         is the parent's text).
+        """
+        return list(self.iter_lines(i, skip=skip))
+
+    def iter_lines(self, i: int = 0, *, skip: set[int] | None = None) -> Iterator[str]:
+        """:meth:`lines` one at a time: a reader who needs the few lines after a headline
+        near the top of its scope (often the whole page) stops there instead of rendering
+        everything (:func:`~.metadata._page.headline_lines`, half its cost).
 
         Walks the pre-order index arrays (no lxml traversal, no per-element tuples): a node
         closes, innermost first, when the walk passes its ``end``. Trees with comment or
         entity nodes (never a loaded page) take :meth:`_lines_tree`, which keeps their tails.
         """
         if not self.elements_only:
-            return self._lines_tree(i, skip=skip)
+            yield from self._lines_tree(i, skip=skip)
+            return
         end, tags, texts, tails = self.end, self.tags, self.texts, self.tails
         out: list[str] = []
         buf: list[str] = []
@@ -393,6 +401,9 @@ class Document:
                 break
             if buf and tags[j] in BLOCK_TAGS:
                 flush_line(buf, out)
+            if out:
+                yield from out
+                out.clear()
             if skip and j in skip and j != i:
                 tail = tails[j]
                 if tail:
@@ -406,7 +417,7 @@ class Document:
             j += 1
         if buf:
             flush_line(buf, out)
-        return out
+        yield from out
 
     def _lines_tree(self, i: int = 0, *, skip: set[int] | None = None) -> list[str]:
         """:meth:`lines` by walking the lxml tree, for trees with non-element nodes."""

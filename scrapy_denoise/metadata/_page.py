@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from lxml import etree
@@ -48,15 +49,20 @@ def is_article(obj: dict[str, Any]) -> bool:
     )
 
 
-def text_of(el: Any) -> str:
-    """Whitespace-collapsed text of ``el``'s subtree.
+def raw_text(el: Any) -> str:
+    """The text of ``el``'s subtree as the page has it (whitespace and all).
 
     lxml's text serialiser walks the subtree in C without making a Python object per node
     (``itertext`` makes one per node): a byline class on each of 2,000 nested elements made
-    this quadratic walk take seconds. (``" ".join(s.split())`` equals
-    the regex substitution of every whitespace run by one space, stripped.)
+    this quadratic walk take seconds.
     """
-    return " ".join(etree.tostring(el, method="text", encoding="unicode", with_tail=False).split())
+    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+
+
+def text_of(el: Any) -> str:
+    """Whitespace-collapsed text of ``el``'s subtree (:func:`raw_text`). (``" ".join(s.split())``
+    equals the regex substitution of every whitespace run by one space, stripped.)"""
+    return " ".join(raw_text(el).split())
 
 
 def node_text(doc: Document, i: int) -> str:
@@ -127,18 +133,22 @@ def headline_lines(doc: Document, headline: Callable[[], int]) -> list[str]:
     head_lines = doc.lines(head)
     if not head_lines:
         return []
-    lines = doc.lines(scope)
-    try:
-        at = lines.index(head_lines[-1])
-    except ValueError:
+    # the scope's lines up to the headline's last line (its first copy) and the few after
+    lines = doc.iter_lines(scope)
+    above: str | None = None
+    for line in lines:
+        if line == head_lines[-1]:
+            break
+        above = line
+    else:
         return []
     out: list[str] = []
-    for line in lines[at + 1 : at + 1 + _HEADLINE_LINES]:
+    for line in islice(lines, _HEADLINE_LINES):
         if len(line) > 150:
             break
         out.append(line)
-    if at > 0 and len(lines[at - 1]) <= 150:
-        out.append(lines[at - 1])  # "July 20, 2012" above the headline, last resort
+    if above is not None and len(above) <= 150:
+        out.append(above)  # "July 20, 2012" above the headline, last resort
     return _with_source_breaks(doc, scope, out)
 
 

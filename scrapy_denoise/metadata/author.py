@@ -33,6 +33,8 @@ _BYLINE_CLASSES = ("byline", "author", "writer", "posted-by")
 _BYLINE_MAX = 60
 #: elements with more than this many times a limit of non-blank characters are not read
 _READ_FACTOR = 4
+#: the most non-blank characters of an element read for any kind of byline
+_READ_MAX = _READ_FACTOR * max(MAX_AUTHOR, _BYLINE_MAX)
 #: any of the byline class words, found in one C call per element instead of four
 _BYLINE_CLASS = re.compile("|".join(re.escape(c) for c in _BYLINE_CLASSES))
 #: class or id words of comment threads, where a byline is a commenter's. Bylines skip
@@ -131,8 +133,18 @@ def _bylines(doc: Document) -> tuple[str | None, str | None]:
     # unclosed byline-classed elements, each wrapping the rest of the page, were read whole
     # one by one (41 s for 1,900 nested ones). "Far": ``text_len`` counts characters that
     # whitespace collapsing can fold (runs of ``&nbsp;``), so it may exceed the text's length.
+    #
+    # So every kind of byline is an element with 1 to _READ_MAX non-blank characters, and
+    # the others are passed over without reading their attributes (a third of a page's
+    # elements, most of them empty, and reading three attributes of each was most of the
+    # author's cost). Without comment nodes ``text_len`` counts all the text that
+    # ``text_of`` reads, so one of none reads as ""; with them (never a loaded page) it
+    # may miss a comment's tail.
     tags, text_len = doc.tags, doc.text_len
+    least = 1 if doc.elements_only else 0
     for i, el in enumerate(doc.nodes):
+        if not least <= text_len[i] <= _READ_MAX:
+            continue
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = text_of(el) if text_len[i] <= _READ_FACTOR * MAX_AUTHOR else ""
             if 0 < len(text) <= MAX_AUTHOR and not _signs_nothing(doc, i):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cached_property, partial
 from typing import Any
 
 from ..document import Document, text_chars, url_path
 from ..page.rules import is_root_path
-from ._page import node_text, text_of
+from ._page import node_text, raw_text, text_of
 
 __all__ = ["declared_title", "heading_or_title"]
 
@@ -35,31 +36,60 @@ _SEPARATOR_AT_END = re.compile(rf"(?:\s+{_SEPARATOR_MARKS}|_)\s*$")
 _END_CUTS = 8
 
 
+class _BodyText:
+    """The text of the page's body, serialised on first need (most titles are decided
+    without it) and at most once."""
+
+    def __init__(self, doc: Document) -> None:
+        self._body = doc.body
+
+    @cached_property
+    def raw(self) -> str:
+        return raw_text(self._body)
+
+    @cached_property
+    def collapsed(self) -> str:
+        """Whitespace collapsed, as :func:`~._page.text_of` reads it."""
+        return " ".join(self.raw.split())
+
+    @cached_property
+    def chars(self) -> str:
+        """Without whitespace, as :func:`_shown` compares."""
+        return "".join(self.raw.split())
+
+
 def _clean_title(
-    title: str, site_names: set[str], body_text: str = "", headings: Sequence[str] = ()
+    title: str,
+    site_names: set[str],
+    body: _BodyText | None = None,
+    headings: Callable[[], Sequence[str]] = tuple,
 ) -> str:
     """The article's part of a ``<title>``-like string.
 
     In order: the whole string when a heading of the page says exactly that (the headline
     itself, separators included: "Community Update - May'20" was cut, and 23 of
-    flink-blog's 237 post titles lost a part); with ``body_text``, the longest head or
+    flink-blog's 237 post titles lost a part); with the ``body``, the longest head or
     tail of it, cut at one separator, that the body shows (a site name sits at one end,
     while a headline may hold separators of its own: "SAGE2 – A New Approach ... -
     undefined"), then the longest part the body shows (a theme that writes "Post -
     undefined" must not title every post "undefined"); else the longest part that is not
     a known site name.
+
+    The body's text and ``headings`` are read only when the string has a separator:
+    serialising the body's text, and every ``<h2>``'s, was most of finding a title, and
+    most titles are decided without them.
     """
     whole = _SEPARATOR_AT_EDGE.sub("", " ".join(title.split()))
     cuts = list(_TITLE_SEPARATORS.finditer(whole))
-    if not cuts or whole.casefold() in {h.casefold() for h in headings}:
+    if not cuts or whole.casefold() in {h.casefold() for h in headings()}:
         return whole
     parts = [p.strip() for p in _TITLE_SEPARATORS.split(whole)]
     candidates = [p for p in parts if p and p.lower() not in site_names]
-    if body_text:
+    squeezed = body.chars if body is not None else ""
+    if squeezed:
         # compared without whitespace: a headline broken over lines or set with an
         # ideographic space ("2007\u3000年末" in a Chinese <title>, "2007年末" on the page)
         # is still shown, and a site name in the footer must not win over it
-        squeezed = "".join(body_text.split())
         if len(cuts) > 2 * _END_CUTS:
             cuts = cuts[:_END_CUTS] + cuts[-_END_CUTS:]
         ends = [whole[: m.start()].strip() for m in cuts]
@@ -102,10 +132,11 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
     head_title = " ".join((doc.head.title or "").split())
     if headings and not head_title:
         return headings[0]
+    body_text = _BodyText(doc)
     if len(headings) == 1:
-        body = text_of(doc.body)
-        shown = _clean_title(head_title, site_names, body, headings)
-        at = body.find(shown) if shown and shown != headings[0] else -1
+        shown = _clean_title(head_title, site_names, body_text, lambda: headings)
+        body = body_text.collapsed if shown and shown != headings[0] else ""
+        at = body.find(shown) if body else -1
         if (
             at >= 0
             and head_title.startswith(shown)
@@ -123,7 +154,7 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
     if agreed:
         return agreed
     cleaned = (
-        _clean_title(head_title, site_names, text_of(doc.body), headings) if head_title else ""
+        _clean_title(head_title, site_names, body_text, lambda: headings) if head_title else ""
     )
     return cleaned or (headings[0] if headings else None)
 
@@ -150,7 +181,7 @@ def declared_title(
         meta = doc.head.meta
         title = meta.get("og:title") or meta.get("twitter:title")
         if title:
-            title = _clean_title(title, site_names, headings=_headings(doc, h1s))
+            title = _clean_title(title, site_names, headings=partial(_headings, doc, h1s))
     if not title:
         return None
     # Markdown heading marks a CMS left in ("## Hyper-Local ..." in JSON-LD and og:title)
