@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import codecs
 
-from scrapy_denoise.encoding import _LATIN1_SUSPECT, _UTF16_SUSPECT, decode, normalise_text
+import numpy as np
+
+from scrapy_denoise.encoding import _UTF16_SUSPECT, _suspects, decode, normalise_text
 
 
 def test_bom_wins_over_header_and_meta() -> None:
@@ -51,13 +53,18 @@ def test_normalise_maps_c1_controls_and_drops_nul() -> None:
 
 
 def test_prescan_tables_match_the_repairs() -> None:
-    """The pre-scan tables hold exactly the characters a repair can change (every BMP code
-    point checked), so skipping the repairs when they find nothing changes no text."""
+    """The pre-scan finds exactly the characters a repair can change (every BMP code point
+    checked, as Latin-1 bytes where it fits and as UTF-16 units), so skipping the repairs
+    when it finds nothing changes no text."""
     changed = {c for c in range(0x10000) if normalise_text(f"a{chr(c)}b") != f"a{chr(c)}b"}
     suspect = {c for c in range(0x10000) if _UTF16_SUSPECT[c]}
     assert changed <= suspect
-    assert {c for c in suspect if c < 0x100} == set(_LATIN1_SUSPECT)
-    # text beyond Latin-1 takes the table path: each range is still found there
+    for c in range(0x10000):
+        units = np.array([0x61, c, 0x0A], dtype=np.uint16)
+        assert any(_suspects(units)) == (c in suspect), hex(c)
+        if c < 0x100:
+            assert any(_suspects(units.astype(np.uint8))) == (c in suspect), hex(c)
+    # text beyond Latin-1 takes the UTF-16 path: each range is still found there
     for c in (0x01, 0x0B, 0x1F, 0x85, 0xFB50, 0xFE70, 0xFEFF, 0xFFFE):
         assert normalise_text(f"\u2019{chr(c)}") != f"\u2019{chr(c)}"
 
