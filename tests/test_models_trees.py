@@ -37,6 +37,30 @@ def test_decision_agrees_with_sklearn(params: dict[str, object], tmp_path: Path)
     np.testing.assert_allclose(loaded.decision(probe), clf.decision_function(probe), atol=1e-9)
 
 
+@pytest.mark.parametrize("max_leaf_nodes", [None, 6])  # full trees, and uneven leaf-wise ones
+def test_heap_and_linked_layouts_score_alike(
+    max_leaf_nodes: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The padded heap the walk uses for small ensembles and the node arrays as they are
+    (deep ensembles) reach the same leaves and sum them in the same order: equal bits."""
+    x, y = _data(13)
+    clf = HistGradientBoostingClassifier(
+        max_iter=25, max_depth=5, max_leaf_nodes=max_leaf_nodes, random_state=0
+    ).fit(x, y)
+    data = TreeEnsemble.from_sklearn(clf, feature_names=list("abcde")).to_dict()
+    monkeypatch.setattr("scrapy_denoise.models.trees._HEAP_MAX_NODES", 1 << 30)
+    heap = TreeEnsemble.from_dict(data)
+    monkeypatch.setattr("scrapy_denoise.models.trees._HEAP_MAX_NODES", 0)
+    linked = TreeEnsemble.from_dict(data)
+    assert heap._children is None and linked._children is not None
+    probe, _ = _data(17, rows=500)
+    probe[::7, 1] = np.nan
+    np.testing.assert_array_equal(heap.decision(probe), linked.decision(probe))
+    np.testing.assert_allclose(
+        heap.decision(probe[1::7]), clf.decision_function(probe[1::7]), atol=1e-9
+    )
+
+
 def test_rows_are_scored_in_chunks_like_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
     x, y = _data(5)
     clf = HistGradientBoostingClassifier(max_iter=10, random_state=0).fit(x, y)

@@ -46,7 +46,7 @@ from ..document import Document
 from ..models.svm import SvmModel
 from ..models.trees import TreeEnsemble
 from .base import Extraction
-from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks, context_features
+from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
 
 __all__ = [
     "DEFAULT_MODEL_PATH",
@@ -257,9 +257,7 @@ class BlockSvmMethod:
 
     @staticmethod
     def _context(margins: npt.NDArray[np.float64], blocks: Blocks) -> npt.NDArray[np.float64]:
-        return context_features(
-            margins, blocks.features, blocks.parent_unit, blocks.text_units, blocks.own_len
-        )
+        return blocks.context_features(margins)
 
     def select(self, scores: npt.NDArray[np.float64], blocks: Blocks | None = None) -> list[int]:
         """Rows to keep, given the margins in reading order (smoothing and fallback), and

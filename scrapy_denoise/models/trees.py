@@ -10,6 +10,10 @@ is one integer matrix, advanced one level per step for the ensemble's depth. Lea
 themselves and always "go left", so rows that reach a leaf early stay there. With the
 shallow trees the trainer fits (depth 6), a page of a few hundred blocks against a hundred
 trees is six vectorised steps over some 10^4 pairs.
+
+The walk reads the trees in a layout of its own, built once at load time: the forest as one
+complete binary heap (:meth:`TreeEnsemble._heap`), so a node's children are found by
+arithmetic instead of by looking them up.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ IntArray = npt.NDArray[np.int32]
 #: hostile pages with 10^5 blocks or more (6.5 MB at a hundred trees); real pages have a
 #: few hundred blocks and are walked in one chunk
 _CHUNK_ROWS = 2048
+#: largest heap layout (slots: trees x 2^(depth + 1)) the walk pads an ensemble into; the
+#: shipped ensembles take 12,800 (100 trees of depth 6), deeper ones keep the linked layout
+_HEAP_MAX_NODES = 1 << 18
 
 
 @dataclass(slots=True)
@@ -55,14 +62,81 @@ class TreeEnsemble:
     baseline: float
     classes: list[str] = field(default_factory=lambda: ["negative", "positive"])
     metadata: dict[str, Any] = field(default_factory=dict)
-    # The walk's own layout: both children of node i at 2i (right) and 2i + 1 (left), so a
-    # step is one ``take`` at ``2 * node + went_left``; int64 so ``take`` does not convert.
-    _children: npt.NDArray[np.int64] = field(init=False, repr=False)
+    # The walk's own layout (``_heap`` or ``_linked``): per walk node its feature, threshold
+    # and value, the walk's start nodes (one per tree), and the children table of the
+    # linked layout (None in the heap, whose children are implicit). int64 indices so that
+    # ``take`` does not convert.
     _feature: npt.NDArray[np.int64] = field(init=False, repr=False)
+    _threshold: FloatArray = field(init=False, repr=False)
+    _value: FloatArray = field(init=False, repr=False)
+    _start: npt.NDArray[np.int64] = field(init=False, repr=False)
+    _children: npt.NDArray[np.int64] | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._children = np.stack([self.right, self.left], axis=1).astype(np.int64).ravel()
+        small = 0 <= self.depth <= 16 and len(self.roots) << (self.depth + 1) <= _HEAP_MAX_NODES
+        # the heap is built by following the references, so only from valid ones (from_dict
+        # rejects the others after construction)
+        if small and self._problem() is None:
+            self._heap()
+        else:
+            self._linked()
+
+    def _problem(self) -> str | None:
+        """What makes the node arrays unfit to walk, or None."""
+        n = len(self.feature)
+        arrays = (self.threshold, self.left, self.right, self.value)
+        if any(a.shape != (n,) for a in arrays) or self.roots.ndim != 1:
+            return "node arrays differ in length"
+        nodes_ok = all(
+            a.size == 0 or (a.min() >= 0 and a.max() < n) for a in (self.left, self.right)
+        )
+        roots_ok = self.roots.size == 0 or (self.roots.min() >= 0 and self.roots.max() < n)
+        features_ok = n == 0 or (
+            self.feature.min() >= 0 and self.feature.max() < len(self.feature_names)
+        )
+        if not (nodes_ok and roots_ok and features_ok) or not 0 <= self.depth <= 64:
+            return "node references out of range"
+        return None
+
+    def _heap(self) -> None:
+        """Lay the forest out as one complete binary heap of ``depth`` levels, padded.
+
+        With T trees, level l of the heap holds the 2^l nodes of that level of every tree,
+        tree after tree, from position ``T * 2^l``: tree t's node p of level l sits at
+        ``T * 2^l + t * 2^l + p``, and its children at twice that (right) and twice that
+        plus one (left). A step of the walk is then ``node = 2 * node + went_left``, two
+        additions in place of the linked layout's two and a ``take`` of the children table:
+        one ``take`` fewer of the five per step, each decision 0.40 -> 0.33 ms per holdout
+        page. A leaf above the last level is repeated down its left side (threshold +inf
+        as in the node arrays, so it goes left whatever the row), and the last level holds
+        the node each path of ``depth`` steps ends on, so every row reaches the same node,
+        and sums the same leaf values in the same tree order, as the linked walk.
+        """
+        trees = len(self.roots)
+        # node arrays' index of each heap slot of the level
+        level: npt.NDArray[np.integer[Any]] = self.roots.astype(np.int64)
+        features = [np.zeros(trees, dtype=np.int64)]  # slots 0 .. T-1 are never visited
+        thresholds = [np.zeros(trees)]
+        for _ in range(self.depth):
+            features.append(self.feature[level].astype(np.int64))
+            thresholds.append(self.threshold[level])
+            level = np.stack([self.right[level], self.left[level]], axis=1).ravel()
+        self._feature = np.concatenate(features)
+        self._threshold = np.concatenate(thresholds)
+        self._value = np.zeros(2 * len(level))
+        self._value[len(level) :] = self.value[level]
+        self._start = np.arange(trees, 2 * trees, dtype=np.int64)
+        self._children = None
+
+    def _linked(self) -> None:
+        """The node arrays as they are, for ensembles too deep to pad into a heap: both
+        children of node i at 2i (right) and 2i + 1 (left) of the children table, so a
+        step is one ``take`` at ``2 * node + went_left``."""
         self._feature = self.feature.astype(np.int64)
+        self._threshold = self.threshold
+        self._value = self.value
+        self._start = self.roots.astype(np.int64)
+        self._children = np.stack([self.right, self.left], axis=1).astype(np.int64).ravel()
 
     # -- construction -----------------------------------------------------------------
 
@@ -144,26 +218,40 @@ class TreeEnsemble:
         # the same four matrices: ``mode="clip"`` lets ``take`` write into ``out`` directly
         # (under the default "raise" it buffers a copy first), 15 % of the walk. Clipping
         # never changes an index: ``from_dict`` checks every node and feature reference
-        # (``from_sklearn`` copies a fitted model's), and ``decision`` the row width.
+        # (``from_sklearn`` copies a fitted model's), ``decision`` the row width, and the
+        # heap's slots are within it by construction.
         row_base = (np.arange(n, dtype=np.int64) * width)[:, None]
-        node = np.broadcast_to(self.roots.astype(np.int64), (n, len(self.roots))).copy()
+        node = np.broadcast_to(self._start, (n, len(self._start))).copy()
         index = np.empty_like(node)
         values = np.empty(node.shape, dtype=np.float64)
         thresholds = np.empty(node.shape, dtype=np.float64)
         went_left = np.empty(node.shape, dtype=bool)
         # The arrays' own ``take``: ``np.take`` is a Python wrapper around it, and a page
-        # makes 48 such calls (two ensembles of depth 6).
-        feature, threshold, children = self._feature, self.threshold, self._children
-        for _ in range(self.depth):
-            feature.take(node, out=index, mode="clip")
-            np.add(index, row_base, out=index)
+        # makes 34 such calls (two ensembles of depth 6).
+        feature, threshold, children = self._feature, self._threshold, self._children
+        # The first step needs no ``take`` of features and thresholds: every row is at the
+        # roots, so they are one row broadcast down (each decision 0.33 -> 0.32 ms per
+        # holdout page).
+        root_feature, root_threshold = feature[self._start], threshold[self._start]
+        for step in range(self.depth):
+            if step:
+                feature.take(node, out=index, mode="clip")
+                np.add(index, row_base, out=index)
+                threshold.take(node, out=thresholds, mode="clip")
+                limit = thresholds
+            else:
+                np.add(row_base, root_feature, out=index)
+                limit = root_threshold
             flat.take(index, out=values, mode="clip")
-            threshold.take(node, out=thresholds, mode="clip")
-            np.less_equal(values, thresholds, out=went_left)
-            np.add(node, node, out=index)
-            np.add(index, went_left, out=index)
-            children.take(index, out=node, mode="clip")
-        return np.asarray(self.value.take(node).sum(axis=1) + self.baseline, dtype=np.float64)
+            np.less_equal(values, limit, out=went_left)
+            if children is None:  # the heap: the children of slot i are 2i and 2i + 1
+                np.add(node, node, out=node)
+                np.add(node, went_left, out=node)
+            else:
+                np.add(node, node, out=index)
+                np.add(index, went_left, out=index)
+                children.take(index, out=node, mode="clip")
+        return np.asarray(self._value.take(node).sum(axis=1) + self.baseline, dtype=np.float64)
 
     # -- files ------------------------------------------------------------------------
 
@@ -208,19 +296,9 @@ class TreeEnsemble:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelFormatError(f"malformed model file: {exc}") from exc
-        n = len(model.feature)
-        arrays = (model.threshold, model.left, model.right, model.value)
-        if any(a.shape != (n,) for a in arrays) or model.roots.ndim != 1:
-            raise ModelFormatError("node arrays differ in length")
-        nodes_ok = all(
-            a.size == 0 or (a.min() >= 0 and a.max() < n) for a in (model.left, model.right)
-        )
-        roots_ok = model.roots.size == 0 or (model.roots.min() >= 0 and model.roots.max() < n)
-        features_ok = n == 0 or (
-            model.feature.min() >= 0 and model.feature.max() < len(model.feature_names)
-        )
-        if not (nodes_ok and roots_ok and features_ok) or not 0 <= model.depth <= 64:
-            raise ModelFormatError("node references out of range")
+        problem = model._problem()
+        if problem is not None:
+            raise ModelFormatError(problem)
         return model
 
     @classmethod
