@@ -26,12 +26,14 @@ on the 2-core development machine; the slowest calls are printed by ``-s``):
   nesting or separators (``nested-noscripts``, ``title-of-separators``): 10 s fails them
   and leaves the slowest linear page six times its time.
 * **Memory.** The ``tracemalloc`` peak of one ``extract`` of the default chain stays under
-  :data:`MAX_PYTHON_HEAP` (printed by ``-s``): the worst are the 3 million CJK characters
-  (141 MB) and ``siblings`` (127 MB: 100,000 block units, whose float64 feature matrix
-  alone is 49 MB); ``siblings`` peaked at 860 MB while the block SVM scored all rows
-  against its 1,749 support vectors in one kernel matrix, now chunked
-  (``block_svm._CHUNK_ROWS``). tracemalloc sees Python and numpy allocations only; the
-  lxml tree lives in libxml2's heap, bounded by the same two cuts.
+  :data:`MAX_PYTHON_HEAP` (printed by ``-s``): the worst is ``siblings`` (133 MB: 100,000
+  block units, whose float64 feature matrix alone is 51 MB). ``siblings`` peaked at 860 MB
+  while the block SVM scored all rows against its 1,749 support vectors in one kernel
+  matrix, now chunked (``block_svm._CHUNK_ROWS``), and at 155 MB while the trees' columns
+  were selected from the whole matrix at once; the 3 million CJK characters at 141 MB
+  until the block features counted text shape in windows (24 MB). tracemalloc sees Python
+  and numpy allocations only; the lxml tree lives in libxml2's heap, bounded by the same
+  two cuts.
 """
 
 from __future__ import annotations

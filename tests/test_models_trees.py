@@ -70,6 +70,23 @@ def test_rows_are_scored_in_chunks_like_in_one_piece(monkeypatch: pytest.MonkeyP
     np.testing.assert_array_equal(model.decision(x), whole)
 
 
+def test_columns_are_picked_chunk_by_chunk_like_a_selected_matrix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    x, y = _data(19)
+    clf = HistGradientBoostingClassifier(max_iter=10, random_state=0).fit(x, y)
+    model = TreeEnsemble.from_sklearn(clf, feature_names=list("abcde"))
+    wide = np.random.default_rng(23).normal(size=(len(x), 8))
+    columns = np.array([6, 0, 3, 1, 7])
+    wide[:, columns] = x
+    monkeypatch.setattr("scrapy_denoise.models.trees._CHUNK_ROWS", 7)
+    np.testing.assert_array_equal(model.decision(wide, columns), model.decision(x))
+    with pytest.raises(ValueError, match="expected 5 features"):
+        model.decision(wide, columns[:4])
+    with pytest.raises(ValueError, match="out of range"):
+        model.decision(wide, np.array([0, 1, 2, 3, 8]))
+
+
 def test_nan_features_do_not_crash_the_walk() -> None:
     x, y = _data(7)
     clf = HistGradientBoostingClassifier(max_iter=5, random_state=0).fit(x, y)

@@ -346,10 +346,10 @@ class BlockEnsembleMethod(BlockSvmMethod):
                 "retrain it with `scrapy-denoise train blocks` or use method block_svm"
             )
         svm = super().scores(blocks)
-        first = trees.first.decision(blocks.features[:, trees.columns])
+        first = trees.first.decision(blocks.features, trees.columns)
         # halved log-odds: context_features squashes with 1 / (1 + exp(-2 s))
         ctx = self._context(first / 2.0, blocks)
-        boosted = trees.context.decision(ctx[:, trees.context_columns])
+        boosted = trees.context.decision(ctx, trees.context_columns)
         p = self.svm_weight * _sigmoid(2.0 * (svm - loaded.threshold))
         p += (1.0 - self.svm_weight) * _sigmoid(boosted)
         p = np.clip(p, 1e-9, 1.0 - 1e-9)
