@@ -158,6 +158,45 @@ def test_what_follows_the_end_of_the_body_or_document_is_in_the_body() -> None:
         assert doc.body.getparent() is doc.root and doc.root.index(doc.body) == len(doc.root) - 1
 
 
+_ARTICLE_PAGE = (
+    "<header><a href='/'>Home</a> <a href='/news'>News</a></header><article>"
+    + "".join(
+        f"<p>Paragraph {n} of the report says the council met on day {n} to vote.</p>"
+        for n in range(12)
+    )
+    + "</article><footer>Contact us</footer>"
+)
+
+
+def test_a_second_copy_of_the_page_after_the_body_is_read_once() -> None:
+    # a snapshot's copy: re-serialised (attributes added, void tags closed), after the
+    # original's </body>, with a stray </html> before it that shifts every position
+    copy = _ARTICLE_PAGE.replace("<article>", "<article data-x='1'>").replace("'/'>", "'/' >")
+    for page in (
+        f"<html><body>{_ARTICLE_PAGE}</body>\n<div id='bar'></div>{copy}</body></html>",
+        f"<html>{'</HTML>' * 9}<body>{_ARTICLE_PAGE}<script>t()</script></BODY >{copy}</Html>",
+    ):
+        text = load_document(page).text()
+        assert text.count("Paragraph 3 of the report") == 1, page
+        assert text.count("Home News") == 1 and text.count("Contact us") == 1
+        assert "Paragraph 11 of" in text
+        assert "repeated_copy" in load_document(page).warnings
+
+
+def test_text_after_the_body_that_is_no_copy_of_the_page_stays() -> None:
+    other = _ARTICLE_PAGE.replace("report says the council met", "letter asks why the mayor left")
+    text = load_document(f"<html><body>{_ARTICLE_PAGE}</body>{other}</html>").text()
+    assert "Paragraph 3 of the report" in text and "Paragraph 3 of the letter" in text
+    assert not load_document(f"<html><body>{_ARTICLE_PAGE}</body>{other}</html>").warnings
+    # a repeat far smaller than the page (a footer) or far larger (the page after a stray
+    # </body> near the top) is no copy of the page
+    tail = "".join(f"<p>Footer line {n} of the page.</p>" for n in range(3))
+    text = load_document(f"<html><body>{_ARTICLE_PAGE}{tail}</body>{tail}</html>").text()
+    assert text.count("Footer line 1 of") == 2
+    text = load_document(f"<html><body>{_ARTICLE_PAGE}</body>{_ARTICLE_PAGE * 5}</html>").text()
+    assert text.count("Paragraph 3 of the report") == 6
+
+
 def test_an_unknown_element_in_the_head_starts_the_body() -> None:
     for rest in (f"<mbox>{_STORY}</mbox></head>", f"<mbox>{_STORY}</mbox></head><body><p>x</p>"):
         doc = load_document(f"<html><head><title>t</title><meta name='a' content='b'>{rest}")
