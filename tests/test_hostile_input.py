@@ -86,6 +86,10 @@ _PARA = (
 _ARTICLE = f"<html><head><title>Plan approved</title></head><body>{_PARA * 6}</body></html>"
 
 
+def _twice(body: bytes) -> bytes:
+    return (b"<html><body>" + body + b"</body>") * 2
+
+
 def _deep(tag: bytes, depth: int) -> bytes:
     return b"<html><body>" + tag * depth + _PARA.encode() + b"</body></html>"
 
@@ -146,6 +150,9 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
         b"<html a" + b" " * 1_000_000 + b"/><body>" + _PARA.encode() + b"</body>"
     ),
     "many-document-end-tags": lambda: (_PARA.encode() + b"</body></html>\n") * 50_000,
+    # a page and its copy after </body>, of 2.7 MB each (the copy cut at 5 MB) and 2.3 MB
+    "page-twice-past-the-size-cut": lambda: _twice(_PARA.encode() * 18_000),
+    "page-twice-near-the-size-cut": lambda: _twice(_PARA.encode() * 15_000),
     "doctype-only": lambda: b"<!DOCTYPE html>",
     "no-html-element": lambda: _PARA.encode() * 20,
     "invalid-json-ld": lambda: _ARTICLE.replace(
@@ -317,6 +324,7 @@ def test_unparsable_url_is_dropped_not_raised(denoisers: dict[str, Denoiser]) ->
         "many-links",
         "deep-json-ld-objects",
         "html-prefix-then-binary",
+        "page-twice-near-the-size-cut",
     ],
 )
 def test_pathological_page_memory(name: str) -> None:
