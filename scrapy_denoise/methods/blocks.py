@@ -154,7 +154,12 @@ _N_CLASS = len(_CLASS_WORDS)
 #: with those dropped article text on dragnet and wcxb development pages. Share widgets
 #: (``share``, ``sharing``, ``social``; the Daily Mail's "+12 / Copy link to paste in your
 #: message" under each photo) were measured as asides too (2026-11-25) and not kept:
-#: development mean F1 0.8994 -> 0.8992, google-trends -0.0008, 41 pages changed.
+#: development mean F1 0.8994 -> 0.8992, google-trends -0.0008, 41 pages changed. So
+#: were sidebars and rails (the word prefix ``sidebar``, the words ``rail`` and
+#: ``rightrail``; 2026-11-27): development mean 0.9014 -> 0.9017, dragnet +0.1 points,
+#: utomo-big9-chaos -0.1, 129 pages changed. Layouts name the article's own container
+#: after the sidebar beside it (``template--sidebar-right``, ``node-sidebar--news-1``,
+#: ``{{sidebar_state}}``): one utomo page fell from 0.98 to 0.34.
 _ASIDE_WORDS = (
     frozenset({"most", "also"}),
     (
