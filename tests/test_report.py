@@ -148,6 +148,34 @@ def test_outer_report_runs_only_its_own_script(hostile: tuple[PageReport, str]) 
     assert "&lt;/iframe&gt;&lt;script&gt;alert(1)" in page or "\\u003c/iframe" in page
 
 
+_STORY = "".join(
+    f"<p>Paragraph {n} says the council met on day {n} and voted on the plan.</p>"
+    for n in range(10)
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f'<div hidden><p>Sign in to continue reading.</p></div><div class="story">{_STORY}</div>',
+        f'<div class="story">{_STORY}</div></body><p>After the body.</p>',
+        f'<div class="story">{_STORY}</div></body><div class="story">{_STORY}</div>',
+        f'<div style="display:none"><style>.x{{}}</style>x</div><div class="story">{_STORY}</div>',
+    ],
+    ids=["hidden-element", "text-after-body", "second-copy", "hidden-style-sheet"],
+)
+def test_page_is_shown_in_its_own_css_where_loading_changes_its_tree(body: str) -> None:
+    page = (
+        "<html><head><title>Plan</title><style>.story{color:#123456}</style></head>"
+        f"<body><style>p{{margin:0 0 1px}}</style>{body}</body></html>"
+    )
+    with Denoiser(store=False) as denoiser:
+        report = build_page_report(page, f"{SITE}/2024/05/plan.html", denoiser=denoiser)
+    assert not [note for note in report.notes if "inline CSS" in note]
+    rendered = render_page_report(report)
+    assert "color:#123456" in rendered and "margin:0 0 1px" in rendered
+
+
 def test_sanitize_css_drops_loads_and_escaped_tricks() -> None:
     assert "url(" not in sanitize_css("a{background:url(http://x/y.png)}")
     assert sanitize_css("a{background:url(data:image/png;base64,AAAA)}").count("url(") == 1

@@ -34,8 +34,7 @@ from copy import deepcopy
 
 import lxml.etree as etree
 
-from ..document import DROPPED_TAGS, Document
-from ..encoding import decode, normalise_text
+from ..document import DEFAULT_MAX_NODES, DROPPED_TAGS, Document, load_display_tree
 
 __all__ = [
     "ALLOWED_IMAGE",
@@ -127,17 +126,6 @@ _CSS_HOOKS = re.compile(r"expression\s*\(|behavior\s*:|-moz-binding|javascript:"
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6}\s?|.)", re.S)
 _CSS_DANGER = re.compile(r"url\(|image-set|@import|expression|behavior|binding|javascript", re.I)
 
-_OPEN_TITLE = re.compile(r"<title\b[^>]*>", re.I)
-# The same parser options as scrapy_denoise.document, so both trees come out alike.
-_PARSER = etree.HTMLParser(
-    encoding="utf-8",
-    remove_comments=True,
-    remove_pis=True,
-    huge_tree=True,
-    no_network=True,
-    default_doctype=False,
-)
-
 
 # -- the page's full tree and its blocks ----------------------------------------------------
 
@@ -148,25 +136,17 @@ def display_tree(
     doc: Document,
     *,
     max_bytes: int,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> etree._Element | None:
-    """The page parsed again the way :func:`~scrapy_denoise.document.load_document` does,
-    but keeping what the cleaner drops (inline CSS above all), so it can be shown.
+    """The page's tree as :func:`~scrapy_denoise.document.load_document` builds it, but
+    keeping what the cleaner drops for the text's sake (the head and ``<style>``
+    elements, inline CSS above all), so it can be shown.
 
     ``None`` when the document had nothing to show (binary, empty, unparsable).
     """
     if {"binary", "empty"} & set(doc.warnings):
         return None
-    text = body[:max_bytes] if isinstance(body, str) else decode(body[:max_bytes], headers).text
-    text = normalise_text(text)
-    if "unclosed_title" in doc.warnings:
-        text = _OPEN_TITLE.sub("", text, count=1)
-    try:
-        root = etree.fromstring(text.encode("utf-8", "replace"), parser=_PARSER)
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
-        return None
-    if root is None or not isinstance(root.tag, str) or root.tag != "html":
-        return None
-    return root
+    return load_display_tree(body, headers, max_bytes=max_bytes, max_nodes=max_nodes)
 
 
 def fallback_tree(doc: Document) -> etree._Element:
