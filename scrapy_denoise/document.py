@@ -33,6 +33,7 @@ __all__ = [
     "HeadInfo",
     "aria_role",
     "flush_line",
+    "load_display_tree",
     "load_document",
     "text_chars",
     "url_path",
