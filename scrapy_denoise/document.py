@@ -752,6 +752,8 @@ def load_display_tree(
     return root
 
 
+#: what the display tree keeps of :data:`DROPPED_TAGS`: the style sheets and the head that
+#: holds most of them (the report's sanitiser makes both safe to show)
 _DISPLAY_KEPT = ("head", "style")
 
 
