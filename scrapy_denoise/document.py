@@ -728,7 +728,6 @@ def load_document(
     root, head, encoding, control_text, _alive = _load_tree(
         body, headers, warnings, max_bytes=max_bytes, max_nodes=max_nodes
     )
-    # Entities for unicode text the parser left as C1 controls and presentation forms.
     return _finish(url, root, head, encoding, warnings, control_text)
 
 
@@ -752,9 +751,9 @@ def load_display_tree(
     return root
 
 
-#: what the display tree keeps of :data:`DROPPED_TAGS`: the style sheets and the head that
-#: holds most of them (the report's sanitiser makes both safe to show)
-_DISPLAY_KEPT = ("head", "style")
+#: what the display tree drops: :data:`DROPPED_TAGS` but the style sheets and the head
+#: that holds most of them (the report's sanitiser makes both safe to show)
+_DISPLAY_DROPPED = tuple(tag for tag in DROPPED_TAGS if tag not in ("head", "style"))
 
 
 def _load_tree(
@@ -833,17 +832,15 @@ def _load_tree(
         etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
         _drop_hidden(root)
         return root, head, encoding, _drop_control_text(root), first
-    # The same removals, with the head out of the tree and the style sheets empty, so that
-    # the hidden-element test counts the same text as on the document.
+    # The same removals, with the head out of the tree and the style sheets empty while
+    # hidden elements are judged, so that the test counts the same text as on the document.
     page_head = root.find("head")
     if page_head is not None:
         root.remove(page_head)  # its tail goes with it
     sheets = [(el, el.text) for el in root.iter("style")]
     for el, _ in sheets:
         el.text = None
-    etree.strip_elements(
-        root, *(t for t in DROPPED_TAGS if t not in _DISPLAY_KEPT), with_tail=False
-    )
+    etree.strip_elements(root, *_DISPLAY_DROPPED, with_tail=False)
     _drop_hidden(root)
     for el, css in sheets:
         el.text = css

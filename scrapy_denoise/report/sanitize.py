@@ -34,7 +34,7 @@ from copy import deepcopy
 
 import lxml.etree as etree
 
-from ..document import DEFAULT_MAX_NODES, DROPPED_TAGS, Document, load_display_tree
+from ..document import DROPPED_TAGS, Document, load_display_tree
 
 __all__ = [
     "ALLOWED_IMAGE",
@@ -136,7 +136,6 @@ def display_tree(
     doc: Document,
     *,
     max_bytes: int,
-    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> etree._Element | None:
     """The page's tree as :func:`~scrapy_denoise.document.load_document` builds it, but
     keeping what the cleaner drops for the text's sake (the head and ``<style>``
@@ -146,7 +145,7 @@ def display_tree(
     """
     if {"binary", "empty"} & set(doc.warnings):
         return None
-    return load_display_tree(body, headers, max_bytes=max_bytes, max_nodes=max_nodes)
+    return load_display_tree(body, headers, max_bytes=max_bytes)
 
 
 def fallback_tree(doc: Document) -> etree._Element:
