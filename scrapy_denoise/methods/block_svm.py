@@ -310,6 +310,17 @@ class BlockEnsembleMethod(BlockSvmMethod):
     judge it there: weights 0.2 to 0.45 gave google-trends 0.796 to 0.803 against 0.799 at
     one half and 0.787 at 0.65, and utomo-big9-chaos 0.948 to 0.949 throughout
     (2026-11-23), all inside the spread between training seeds (train_blocks' docstring).
+
+    The threshold stays at one half too, and the same for every page. On development pages
+    (2026-11-27, mean page F1 at log-odds thresholds of -0.5 and +0.5 around the default 0)
+    three datasets prefer a lower one (cleaneval, google-trends, wcxb: +0.002 to +0.003)
+    and three a higher one (dragnet, l3s-gn1, utomo-big9-chaos: +0.003 to +0.006): their
+    truths differ in how much of the edge they count as the article. The best threshold of
+    each page (of five from -1 to +1) would add 0.01 to 0.03, but no page-level signal
+    points to it the same way on every dataset: the share of the page's text with margins
+    within one of zero correlates with a page's preference for a lower threshold at +0.34
+    on google-trends and at -0.35 on utomo-big9-chaos, and the share kept, the page's
+    length and its number of blocks do no better.
     """
 
     name = "block_ensemble"
