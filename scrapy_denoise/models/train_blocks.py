@@ -202,6 +202,13 @@ DEFAULT_THRESHOLD = 0.5
 #: with a stop word), were measured the same way on dev pages and gained nothing (0.8871 ->
 #: 0.8873; with the heading group 0.8870) while doubling the block features' time (1.4 ->
 #: 3.0 ms per page: a stop-word test of every text node), so they are not computed at all.
+#: Nor is repeated structure (2026-11-27): a block's count of siblings with its tag and
+#: class attribute, and the largest such count of its three nearest ancestors (log1p of
+#: each), meant for lists of teaser cards, comment threads and dictionary entries. In the
+#: SVM and the trees, default method, seeds 0 to 2 on development pages: mean 0.8994
+#: against 0.8996, google-trends 0.8071 against 0.8116. Stories set their paragraphs
+#: with a class too (the Daily Mail's fifteen ``<p class="mol-para-with-font">``), so the
+#: counts do not tell a list of stories from a story.
 LEFT_OUT_FEATURES: tuple[str, ...] = (
     "page_log_len",
     "page_link_density",
