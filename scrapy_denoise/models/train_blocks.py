@@ -104,20 +104,26 @@ and 0.825 (trafilatura 0.830) and utomo-big9-chaos 0.941, 0.942 and 0.938 (0.933
 ``scrapy-denoise train blocks ... --seed N --out FILE`` and
 ``scrapy-denoise eval ... --split holdout --params '{"model_path": "FILE"}'``.
 
-Two ways to narrow that spread without more support vectors were measured (2026-11-27,
+Ways to narrow that spread without more support vectors were measured (2026-11-27,
 development pages, default method, seeds 0, 1 and 2 of each recipe, mean F1 over the six
-datasets) and not kept. Drawing the SVMs' blocks evenly per page (each block weighted by
-one over its page's blocks of its class, so a page of 2,000 menu items weighs what a page
-of 20 does, as the metric weighs them) gave a mean of 0.9002 against the shipped recipe's
-0.8996, google-trends 0.8088 against 0.8116 (seeds 0.802 to 0.813 against 0.805 to
-0.817). Choosing C and gamma on the whole sample (2,000 blocks per class) instead of 600
-per class, since seeds 0 and 1 chose different grid points (C 16 and 4, gamma 1/4 and 1
-over the features), gave 0.8998 and google-trends 0.8124 (0.802 to 0.818). So the spread
-comes from which blocks are drawn, not from the grid search or from the pages that
-dominate the draw. Drawing more and keeping the boundary did not help either: an SVM fitted
-on 8,000 blocks per class, then refitted on 4,000 of its 6,584 support vectors, kept 3,930
-of them (boundary points stay support vectors) and gave 0.8985 with seed 0, google-trends
-0.8104, for over twice the scoring.
+datasets; the shipped recipe gives 0.8996, google-trends 0.8116 with seeds from 0.805 to
+0.817, utomo-big9-chaos 0.9551) and not kept:
+
+* drawing the SVMs' blocks evenly per page (each block weighted by one over its page's
+  blocks of its class, so a page of 2,000 menu items weighs what a page of 20 does, as
+  the metric weighs them): 0.9002, google-trends 0.8088 (0.802 to 0.813);
+* drawing them evenly per dataset (each of the four training sets a quarter of each
+  class): 0.8984, google-trends 0.8073, utomo-big9-chaos 0.9571;
+* choosing C and gamma on the whole sample (2,000 blocks per class) instead of 600 per
+  class, since seeds 0 and 1 chose different grid points (C 16 and 4, gamma 1/4 and 1
+  over the features): 0.8998, google-trends 0.8124 (0.802 to 0.818);
+* drawing more and keeping the boundary: an SVM fitted on 8,000 blocks per class, then
+  refitted on 4,000 of its 6,584 support vectors, kept 3,930 of them (boundary points
+  stay support vectors) and gave 0.8985 with seed 0, google-trends 0.8104, for over
+  twice the scoring.
+
+So the spread comes from which blocks are drawn, not from the grid search or from the
+pages or datasets that dominate the draw.
 
 Weighting the boosted trees' blocks to match the metric, which weighs every page alike and
 a block by its share of the page's tokens, was measured (2026-11-24) and not kept. On the
