@@ -98,10 +98,12 @@ that context stage: 0.8951 (0.7969). Averaging the ensembles of three seeds gave
 (0.7957) for three times the scoring. So the seed-to-seed spread is as wide as every
 gain but the 8,000 sample's, and that one doubles the support vectors: scoring took 4.1
 ms per page against 2.1, and the whole default chain 10.0 against 8.4 in one interleaved
-run, past its budget of half of trafilatura's CPU. None was kept. The same spread shows
-on held-out pages: seeds 0, 1 and 2 of the shipped recipe give google-trends 0.821, 0.790
-and 0.825 (trafilatura 0.830) and utomo-big9-chaos 0.941, 0.942 and 0.938 (0.933), from
-``scrapy-denoise train blocks ... --seed N --out FILE`` and
+run, past its budget of half of trafilatura's CPU. None was kept. The same spread showed
+on held-out pages: seeds 0, 1 and 2 of the shipped recipe gave google-trends 0.821, 0.790
+and 0.825 (trafilatura 0.830) and utomo-big9-chaos 0.941, 0.942 and 0.938 (0.933). With
+today's loader and labels (2026-11-27) it is narrower there, 0.822, 0.819 and 0.822, and
+0.943, 0.944 and 0.943, and still 0.805 to 0.817 on google-trends' development pages.
+Both from ``scrapy-denoise train blocks ... --seed N --out FILE`` and
 ``scrapy-denoise eval ... --split holdout --params '{"model_path": "FILE"}'``.
 
 Ways to narrow that spread without more support vectors were measured (2026-11-27,
