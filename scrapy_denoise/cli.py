@@ -102,15 +102,29 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     params = _method_params(args.params)
     if params is None:
         return 2
+    methods = args.method or ["default"]
+    baseline = None
+    if args.baseline is not None:
+        baseline = _method_params(args.baseline, option="--baseline")
+        if baseline is None:
+            return 2
+        if len(methods) > 1:
+            print("--baseline compares one method with itself: give one --method", file=sys.stderr)
+            return 2
     extractors: dict[str, Any] = {}
-    for method in args.method or ["default"]:
-        try:
-            extractor = method_extractor(method, params)
-            # the model file is read on first use: fail here, not as an error on every page
-            extractor("<p>A first sentence to check the method's parameters.</p>", "")
-        except (OSError, TypeError, ValueError) as error:
-            return _refuse_method(method, args.params, error)
-        extractors[method if method != "default" else "scrapy-denoise"] = extractor
+    for method in methods:
+        name = method if method != "default" else "scrapy-denoise"
+        runs = [(name, params, args.params, "--params")]
+        if baseline is not None:
+            runs.append((f"{name} (baseline)", baseline, args.baseline, "--baseline"))
+        for label, method_params, raw, option in runs:
+            try:
+                extractor = method_extractor(method, method_params)
+                # the model file is read on first use: fail here, not on every page
+                extractor("<p>A first sentence to check the method's parameters.</p>", "")
+            except (OSError, TypeError, ValueError) as error:
+                return _refuse_method(method, raw, error, option)
+            extractors[label] = extractor
     compared: list[str] = []
     if args.compare:
         available = peers(metadata=True)
@@ -131,33 +145,41 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             limit=args.limit,
             split=args.split,
             progress=None if args.quiet else _progress(name),
-            keep_pages=bool(args.compare),  # the F1 differences' bootstrap intervals
+            # the F1 differences' bootstrap intervals
+            keep_pages=bool(args.compare) or baseline is not None,
         )
-    # differences and CPU ratios against trafilatura when it runs, else the first peer given
+    # differences and CPU ratios against the baseline when there is one, else trafilatura
+    # when it runs, else the first peer given
     reference = "trafilatura" if "trafilatura" in compared else (compared or [""])[0]
+    if baseline is not None:
+        reference = f"{next(iter(extractors))} (baseline)"
     print(to_json(results) if args.json else format_table(results, reference=reference))
     return 0
 
 
-def _method_params(raw: str | None) -> dict[str, object] | None:
-    """``--params`` as a dict ({} when absent); None, after saying why, when it is not a JSON
-    object."""
+def _method_params(raw: str | None, option: str = "--params") -> dict[str, object] | None:
+    """``--params`` (or ``option``) as a dict ({} when absent); None, after saying why, when
+    it is not a JSON object."""
     if not raw:
         return {}
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as error:
-        print(f"--params is not JSON: {error}", file=sys.stderr)
+        print(f"{option} is not JSON: {error}", file=sys.stderr)
         return None
     if not isinstance(value, dict):
-        print('--params must be a JSON object, e.g. {"model_path": "blocks.json"}', file=sys.stderr)
+        print(
+            f'{option} must be a JSON object, e.g. {{"model_path": "blocks.json"}}', file=sys.stderr
+        )
         return None
     return value
 
 
-def _refuse_method(method: str, params: str | None, error: Exception) -> int:
+def _refuse_method(
+    method: str, params: str | None, error: Exception, option: str = "--params"
+) -> int:
     """One line on stderr for a method its arguments or model file cannot build; exit 2."""
-    given = f" with --params {params}" if params else ""
+    given = f" with {option} {params}" if params else ""
     print(f"method {method!r}{given}: {error}", file=sys.stderr)
     return 2
 
@@ -506,6 +528,12 @@ def build_parser() -> argparse.ArgumentParser:
         help='parameters of the evaluated method as JSON, e.g. \'{"model_path": "blocks.json"}\' '
         "for a model from `train blocks` or '{\"region_margin\": 0}' (the method's keyword "
         "arguments)",
+    )
+    p.add_argument(
+        "--baseline",
+        help="the same method with these parameters (JSON, as --params; '{}' for its "
+        "defaults) on the same pages, as the reference of the F1 differences: e.g. "
+        '\'{"model_path": "old-blocks.json"}\' to compare two models',
     )
     p.add_argument(
         "--compare",

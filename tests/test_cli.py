@@ -92,6 +92,39 @@ def test_bad_params_are_refused_before_any_page_is_scored(
     assert captured.out == ""
 
 
+def test_a_baseline_run_of_the_method_is_the_reference_of_the_differences(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the evaluated parameters keep nothing, the baseline (the defaults) keeps the story
+    args = ["eval", str(dataset), "--params", '{"threshold": 1000}', "--baseline", "{}"]
+    assert main([*args, "--json", "--quiet"]) == 0
+    assert _f1(capsys, "scrapy-denoise") == 0.0
+    assert main([*args, "--json", "--quiet"]) == 0
+    assert _f1(capsys, "scrapy-denoise (baseline)") > 0.9
+    assert main([*args, "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "| F1 - scrapy-denoise (baseline) (95 % interval) |" in lines[0]
+    row = next(line for line in lines if line.startswith("| toy | scrapy-denoise |"))
+    assert float(row.split(" | ")[6].split(" ")[0]) < -0.9
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--baseline", "{not json"], "--baseline is not JSON"),
+        (["--baseline", '{"model_path": "/nowhere/blocks.json"}'], "with --baseline"),
+        (["--baseline", "{}", "--method", "default", "--method", "block_svm"], "one --method"),
+    ],
+)
+def test_bad_baselines_are_refused_before_any_page_is_scored(
+    dataset: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    assert main(["eval", str(dataset), *extra, "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.out == ""
+
+
 def test_without_trafilatura_the_first_peer_given_is_the_reference(
     dataset: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
