@@ -112,11 +112,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             print("--baseline compares one method with itself: give one --method", file=sys.stderr)
             return 2
     extractors: dict[str, Any] = {}
+    baseline_name = ""
     for method in methods:
         name = method if method != "default" else "scrapy-denoise"
         runs = [(name, params, args.params, "--params")]
         if baseline is not None:
-            runs.append((f"{name} (baseline)", baseline, args.baseline, "--baseline"))
+            baseline_name = f"{name} (baseline)"
+            runs.append((baseline_name, baseline, args.baseline, "--baseline"))
         for label, method_params, raw, option in runs:
             try:
                 extractor = method_extractor(method, method_params)
@@ -150,9 +152,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         )
     # differences and CPU ratios against the baseline when there is one, else trafilatura
     # when it runs, else the first peer given
-    reference = "trafilatura" if "trafilatura" in compared else (compared or [""])[0]
-    if baseline is not None:
-        reference = f"{next(iter(extractors))} (baseline)"
+    reference = baseline_name or (
+        "trafilatura" if "trafilatura" in compared else (compared or [""])[0]
+    )
     print(to_json(results) if args.json else format_table(results, reference=reference))
     return 0
 
