@@ -343,7 +343,7 @@ def test_numpy_decision_agrees_with_scikit_learn(tmp_path: Path) -> None:
 def test_shipped_model_extracts_the_article_and_drops_the_chrome() -> None:
     model = SvmModel.load(DEFAULT_MODEL_PATH)
     # small enough to ship in the wheel and read once per process: the SVMs' support
-    # vectors (1.5 MB), two stages of 100 boosted trees (0.9 MB) and of a network (0.16 MB)
+    # vectors (1.5 MB) and two stages of 100 boosted trees (0.9 MB)
     assert DEFAULT_MODEL_PATH.stat().st_size < 3_000_000
     trained = [entry.split()[0] for entry in model.metadata["trained_on"]]
     assert trained == list(SHIPPED_DATASETS)  # what `make models` and the README rebuild
@@ -640,38 +640,17 @@ def test_ensemble_with_svm_weight_one_is_the_svm_margin_around_its_threshold() -
     np.testing.assert_allclose(ensemble, 2.0 * (svm - threshold), atol=1e-6)
 
 
-def _p(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
-def test_ensemble_averages_svm_trees_and_network_equally() -> None:
+def test_ensemble_averages_svm_and_trees() -> None:
     blocks = compute_blocks(load_document(ARTICLE_PAGE))
-    loaded = block_svm.load_model()
-    assert loaded.boosted is not None and loaded.network is not None
-    trees, network = loaded.boosted.decision(blocks), loaded.network.decision(blocks)
     svm_only = BlockEnsembleMethod(svm_weight=1.0).scores(blocks)
-    everyone = BlockEnsembleMethod().scores(blocks)
-    np.testing.assert_allclose(
-        _p(everyone), (_p(svm_only) + _p(trees) + _p(network)) / 3, atol=1e-9
-    )
-    # the others split what the SVM's weight leaves
-    rest = BlockEnsembleMethod(svm_weight=0.25).scores(blocks)
-    expected = 0.25 * _p(svm_only) + 0.375 * (_p(trees) + _p(network))
-    np.testing.assert_allclose(_p(rest), expected, atol=1e-9)
-    assert not np.allclose(trees, network) and not np.allclose(svm_only, trees)
+    trees_only = BlockEnsembleMethod(svm_weight=0.0).scores(blocks)
+    both = BlockEnsembleMethod().scores(blocks)
 
+    def p(x: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-x))
 
-def test_ensemble_of_a_file_without_network_averages_svm_and_trees(tmp_path: Path) -> None:
-    data = SvmModel.load(DEFAULT_MODEL_PATH)
-    data.metadata.pop("network", None)
-    data.save(tmp_path / "no-network.json")
-    blocks = compute_blocks(load_document(ARTICLE_PAGE))
-    loaded = block_svm.load_model(tmp_path / "no-network.json")
-    assert loaded.network is None and loaded.boosted is not None
-    svm_only = BlockEnsembleMethod(tmp_path / "no-network.json", svm_weight=1.0).scores(blocks)
-    both = BlockEnsembleMethod(tmp_path / "no-network.json").scores(blocks)
-    trees = loaded.boosted.decision(blocks)
-    np.testing.assert_allclose(_p(both), 0.5 * _p(svm_only) + 0.5 * _p(trees), atol=1e-9)
+    np.testing.assert_allclose(p(both), 0.5 * p(svm_only) + 0.5 * p(trees_only), atol=1e-9)
+    assert not np.allclose(svm_only, trees_only)
 
 
 def test_shipped_ensemble_keeps_the_story_and_drops_chrome_and_comments() -> None:

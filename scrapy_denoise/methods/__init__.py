@@ -23,8 +23,7 @@ METHODS: dict[str, str] = {
     "cevc": "cevc:CevcMethod",
 }
 #: measured best single-page chain on held-out pages (BENCHMARKS.md, extraction section):
-#: the block ensemble (block SVM, boosted trees and a small network) ahead of the block SVM
-#: alone
+#: the block ensemble (block SVM + boosted trees) ahead of the block SVM alone
 DEFAULT_METHOD = "block_ensemble"
 
 

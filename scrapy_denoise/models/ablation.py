@@ -20,9 +20,8 @@ Variants:
 
 A group earns its place when removing it lowers the mean F1 over the held-out datasets;
 the table prints the change of every variant against the shipped configuration. The
-boosted trees and the network of the default method use the same features (they are not
-ablated here: they cost minutes to fit, and the question is which block features carry
-signal).
+boosted trees of the default method use the same features (they are not ablated here: one
+tree model costs minutes to fit, and the question is which block features carry signal).
 """
 
 from __future__ import annotations

@@ -27,12 +27,6 @@ are *cross-fitted* (each page scored by a first-stage model that did not see it)
 context model learns from margins as noisy as the ones it meets on new pages. It is stored
 inside the first model's metadata (``context_model``), so the shipped model stays one file.
 
-The default method's other two learners are fitted in the same two stages, on every
-labelled block rather than a sample, and stored in the same metadata: boosted trees
-(``boosted``, :func:`fit_boosted`) and a small neural network (``network``,
-:func:`fit_network`). The network is the slow part of a rebuild (about three of its five
-minutes, fitted with BLAS on one thread so that two rebuilds write the same bytes).
-
 Held out
 --------
 Only the *dev* pages of :func:`~scrapy_denoise.evaluation.datasets.holdout` are read (its
@@ -151,7 +145,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -160,7 +154,6 @@ from ..document import load_document
 from ..encoding import decode
 from ..methods.block_svm import one_blas_thread
 from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
-from .network import DenseNetwork
 from .svm import SvmModel
 from .trees import TreeEnsemble
 
@@ -173,7 +166,6 @@ __all__ = [
     "PageExamples",
     "block_matches",
     "fit_boosted",
-    "fit_network",
     "page_examples",
     "train_blocks",
     "training_data",
@@ -584,111 +576,20 @@ def fit_boosted(
 ) -> tuple[TreeEnsemble, TreeEnsemble, dict[str, Any]]:
     """Gradient-boosted trees on the same features and labels as the SVM, in the same two
     stages (block, then context of the cross-fitted block margins), on *every* labelled
-    block: trees train on the whole set in seconds where the SVM has to subsample."""
-    from sklearn.ensemble import HistGradientBoostingClassifier
-
-    def fit(x: FloatArray, y: npt.NDArray[np.int64], names: list[str]) -> TreeEnsemble:
-        model = HistGradientBoostingClassifier(**BOOSTED_PARAMS, random_state=seed).fit(x, y)
-        return TreeEnsemble.from_sklearn(model, feature_names=names, classes=["noise", "main"])
-
-    first, context, report = _fit_stages(
-        pages, fit, fit, features=features, cross_fit=cross_fit, progress=progress,
-        what="boosted trees",
-    )  # fmt: skip
-    nodes = len(first.feature) + len(context.feature)
-    return first, context, {"params": BOOSTED_PARAMS, "nodes": nodes, **report}
-
-
-#: The network: two ReLU layers (64 and 32 units; 32 and 16 for the context stage, which
-#: reads 13 features), L2 penalty 1e-3, Adam on batches of 512 blocks for at most 30 epochs,
-#: stopping early when a tenth held out for it stops improving for 4. Chosen once, not
-#: searched: the BlockEnsembleMethod docstring gives what it adds out of sample.
-NETWORK_PARAMS: dict[str, Any] = {
-    "hidden_layer_sizes": (64, 32),
-    "alpha": 1e-3,
-    "batch_size": 512,
-    "max_iter": 30,
-    "early_stopping": True,
-    "n_iter_no_change": 4,
-}
-NETWORK_CONTEXT_LAYERS: tuple[int, ...] = (32, 16)
-
-
-def fit_network(
-    pages: list[PageExamples],
-    *,
-    features: Iterable[str] = DEFAULT_FEATURES,
-    cross_fit: int = 3,
-    seed: int = 0,
-    progress: Progress = print,
-) -> tuple[DenseNetwork, DenseNetwork, dict[str, Any]]:
-    """A small neural network on every labelled block, in the trees' two stages.
-
-    It sees every block as the trees do, but draws smooth boundaries like the SVM: a third
-    vote that errs unlike the other two (``BlockEnsembleMethod`` has what it adds). It does
-    not narrow the spread the SVM's sample causes: seeds 0, 1 and 2 of the recipe with it
-    gave google-trends 0.821, 0.807 and 0.812 on development pages (without it 0.817, 0.813
-    and 0.805). Fitted with BLAS on one thread, so that a rebuild on the same machine
-    writes the same bytes.
-    """
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPClassifier
-
-    def fitter(layers: tuple[int, ...]) -> Callable[..., DenseNetwork]:
-        def fit(x: FloatArray, y: npt.NDArray[np.int64], names: list[str]) -> DenseNetwork:
-            mean = x.mean(axis=0)
-            scale = x.std(axis=0)
-            scale[scale < 1e-9] = 1.0
-            params = dict(NETWORK_PARAMS, hidden_layer_sizes=layers, random_state=seed)
-            with one_blas_thread(), warnings.catch_warnings():
-                # the epoch limit is part of the recipe, not a failure to converge
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model = MLPClassifier(**params).fit((x - mean) / scale, y)
-            return DenseNetwork.from_sklearn(
-                model, feature_names=names, mean=mean, scale=scale, classes=["noise", "main"]
-            )
-
-        return fit
-
-    first, context, report = _fit_stages(
-        pages,
-        fitter(tuple(NETWORK_PARAMS["hidden_layer_sizes"])),
-        fitter(NETWORK_CONTEXT_LAYERS),
-        features=features,
-        cross_fit=cross_fit,
-        progress=progress,
-        what="network",
-    )
-    params = dict(NETWORK_PARAMS, context_layers=NETWORK_CONTEXT_LAYERS)
-    return first, context, {"params": params, **report}
-
-
-Scorer = TypeVar("Scorer", TreeEnsemble, DenseNetwork)
-
-
-def _fit_stages(
-    pages: list[PageExamples],
-    fit_first: Callable[[FloatArray, npt.NDArray[np.int64], list[str]], Scorer],
-    fit_context: Callable[[FloatArray, npt.NDArray[np.int64], list[str]], Scorer],
-    *,
-    features: Iterable[str],
-    cross_fit: int,
-    progress: Progress,
-    what: str,
-) -> tuple[Scorer, Scorer, dict[str, Any]]:
-    """A learner of log-odds fitted in the SVM's two stages on every labelled block: the
-    block stage, then the context stage on block margins cross-fitted over ``cross_fit``
-    groups of pages (each group scored by a block model fitted without it).
+    block: trees train on the whole set in seconds where the SVM has to subsample.
 
     Margins handed to :func:`context_features` are halved log-odds, so its squashing
-    ``1 / (1 + exp(-2 s))`` turns them into the block stage's probabilities.
+    ``1 / (1 + exp(-2 s))`` turns them into the first stage's probabilities.
     """
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
     start = time.process_time()
     names = list(features)
     columns = [FEATURE_NAMES.index(name) for name in names]
     matrices = [page.features[:, columns] for page in pages]
+
+    def fit(x: FloatArray, y: npt.NDArray[np.int64]) -> Any:
+        return HistGradientBoostingClassifier(**BOOSTED_PARAMS, random_state=seed).fit(x, y)
 
     def labelled(rows: list[tuple[FloatArray, PageExamples]]) -> tuple[FloatArray, Any]:
         ys = [labels(page.match) for _, page in rows]
@@ -699,18 +600,28 @@ def _fit_stages(
     contexts: list[FloatArray] = [np.zeros((0, len(CONTEXT_NAMES)))] * len(pages)
     for g in range(cross_fit):
         x, y = labelled([(m, p) for m, p, k in zip(matrices, pages, group, strict=True) if k != g])
-        fold = fit_first(x, y, names)
+        fold = TreeEnsemble.from_sklearn(fit(x, y), feature_names=names)
         for i, page in enumerate(pages):
             if group[i] == g and len(page.features):
                 contexts[i] = page.context(fold.decision(matrices[i]) / 2.0)
-        progress(f"{what}: cross-fitted margins {g + 1}/{cross_fit}")
+        progress(f"boosted trees: cross-fitted margins {g + 1}/{cross_fit}")
     x, y = labelled(list(zip(matrices, pages, strict=True)))
-    first = fit_first(x, y, names)
+    first = TreeEnsemble.from_sklearn(fit(x, y), feature_names=names, classes=["noise", "main"])
     cx, cy = labelled(list(zip(contexts, pages, strict=True)))
-    context = fit_context(cx, cy, list(CONTEXT_NAMES))
-    cpu = round(time.process_time() - start, 1)
-    progress(f"{what}: {len(y)} blocks ({cpu:.0f} s CPU)")
-    report = {"examples": len(y), "context_examples": len(cy), "cpu_seconds": cpu}
+    context = TreeEnsemble.from_sklearn(
+        fit(cx, cy), feature_names=list(CONTEXT_NAMES), classes=["noise", "main"]
+    )
+    report = {
+        "params": BOOSTED_PARAMS,
+        "examples": len(y),
+        "context_examples": len(cy),
+        "nodes": len(first.feature) + len(context.feature),
+        "cpu_seconds": round(time.process_time() - start, 1),
+    }
+    progress(
+        f"boosted trees: {len(y)} blocks, {report['nodes']} nodes "
+        f"({report['cpu_seconds']:.0f} s CPU)"
+    )
     return first, context, report
 
 
@@ -787,15 +698,7 @@ def train_blocks(
         # timings stay out of the file, so that a rebuild is byte-for-byte the same
         "report": {k: v for k, v in boosted_report.items() if k != "cpu_seconds"},
     }
-    first_net, context_net, network_report = fit_network(
-        pages, features=features, seed=seed, progress=progress
-    )
-    model.metadata["network"] = {
-        "first": first_net.to_dict(),
-        "context": context_net.to_dict(),
-        "report": {k: v for k, v in network_report.items() if k != "cpu_seconds"},
-    }
-    report = dict(report, boosted=boosted_report, network=network_report)
+    report = dict(report, boosted=boosted_report)
     out = Path(out_path)
     model.save(out)
     report.update(
