@@ -19,7 +19,7 @@ from scrapy_denoise.methods.block_svm import (
     main_region,
     select_rows,
 )
-from scrapy_denoise.methods.blocks import FEATURE_NAMES, Blocks, compute_blocks
+from scrapy_denoise.methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
 from scrapy_denoise.models.svm import SvmModel
 from scrapy_denoise.models.train_blocks import SHIPPED_DATASETS, block_matches, labels
 
@@ -704,3 +704,45 @@ def test_training_reads_the_dev_pages_of_every_dataset_with_truth(tmp_path: Path
     assert [page.page_id for page in pages] == dev
     with pytest.raises(FileNotFoundError, match="no dataset 'other'"):
         collect(tmp_path, datasets=["other"], progress=lambda line: None)
+
+
+def test_context_features_sum_each_subtree_like_a_walk_up_the_units() -> None:
+    """The cumulative-sum subtree masses against a direct walk up ``parent_unit``, on a
+    page with units nested three deep, siblings, and text rows out of unit order."""
+    page = (
+        "<html><body><div><p>First paragraph of the story, long enough to count.</p>"
+        "<section><p>A nested paragraph.</p><ul><li>one item</li><li>two items</li></ul>"
+        "Tail text of the section itself.</section><p>Closing words.</p></div>"
+        "<aside><p>Related: other stories</p></aside>Body text at the end.</body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    n = len(blocks.text_units)
+    assert n >= 7
+    margins = np.linspace(-2.0, 2.0, n)
+    got = blocks.context_features(margins)
+    names = list(CONTEXT_NAMES)
+    p = 1.0 / (1.0 + np.exp(-2.0 * margins))
+    w = np.asarray(blocks.own_len, dtype=float)[blocks.text_units]
+    up = blocks.parent_unit
+
+    def under(unit: int) -> np.ndarray:
+        # text rows whose unit is ``unit`` or one of its descendants
+        rows = []
+        for first in blocks.text_units:
+            u = first
+            while u not in (-1, unit):
+                u = up[u]
+            rows.append(u == unit)
+        return np.asarray(rows)
+
+    total = w.sum() + 1.0
+    for r, u in enumerate(blocks.text_units):
+        parent = max(up[u], 0)
+        grand = max(up[parent], 0)
+        for name, unit in (("p_parent", parent), ("p_grand", grand)):
+            inside = under(unit)
+            expected = (w * p)[inside].sum() / (w[inside].sum() + 1.0)
+            assert got[r, names.index(name)] == pytest.approx(expected, abs=1e-12)
+        share = w[under(parent)].sum() / total
+        assert got[r, names.index("share_parent")] == pytest.approx(share, abs=1e-12)
+    assert got[:, names.index("p_page")] == pytest.approx((w * p).sum() / total, abs=1e-12)
