@@ -801,8 +801,7 @@ def _text_shape(texts: list[str]) -> tuple[FloatArray, FloatArray, FloatArray, F
 
 def _window_sum(values: FloatArray, radius: int) -> FloatArray:
     """Sum over ``values[i - radius : i + radius + 1]`` for every i (clipped at the ends)."""
-    padded = np.concatenate([np.zeros(radius + 1), values, np.zeros(radius)])
-    cumulative = np.cumsum(padded)
+    cumulative = _cumulative(np.concatenate([np.zeros(radius), values, np.zeros(radius)]))
     width = 2 * radius + 1
     return np.asarray(cumulative[width:] - cumulative[:-width], dtype=np.float64)
 
