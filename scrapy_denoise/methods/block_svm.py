@@ -358,6 +358,14 @@ class BlockEnsembleMethod(BlockSvmMethod):
     cumulative sums the same day (0.10 -> 0.05 ms per matrix, and the network's matrix
     was measured at the faster cost), landed on their own; they brought utomo-big9-chaos
     to 0.49x in the next table, so the network would still put it over half.
+
+    It was measured once more (2026-11-27) under a second hash split of the same kind,
+    seeds 0 and 1, to see whether the network could replace the SVM and pay for itself:
+    the SVM and the trees 0.8919 and 0.8903 (google-trends 0.812 and 0.807), all three
+    0.8923 and 0.8921 (0.810 and 0.804), the trees and the network 0.8910 and 0.8923
+    (0.802 and 0.801), the trees alone 0.8877 and 0.8885 (0.797 and 0.793). The SVM is
+    what carries the never-seen google-trends pages, and the network's gain over the
+    first split's shrank to +0.0004 and +0.0018.
     """
 
     name = "block_ensemble"
