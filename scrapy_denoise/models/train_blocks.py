@@ -73,18 +73,23 @@ context stages moved; held out, mean F1 0.898 as before (dragnet 0.909 -> 0.912,
 0.842 -> 0.843, the other four datasets unchanged in the third decimal).
 
 Fitting both SVM stages in Nyström's approximation of the kernel was measured (2026-11-23,
-one run each) and not kept: 1,000 centres drawn from a 120,000-block sample (500 from 60,000
-context examples), a linear SVM on the kernel values against them, the weights folded back
-into one coefficient per centre, so the file format and the scoring stayed the same. The
-point was the sample: this module's 4,000 blocks move google-trends dev F1 by +-0.015 from
-seed to seed. On dev pages the default method rose on all six datasets (mean 0.889 -> 0.894;
-utomo-big9-chaos 0.942 -> 0.945 and google-trends 0.784 -> 0.790, both never trained on),
-with half the kernel centres. On held-out pages it fell (mean 0.891 -> 0.886, google-trends
-0.821 -> 0.791, dragnet 0.903 -> 0.897), and the SVM alone fell further (0.882 -> 0.858)
-with its recall down on every dataset (l3s-gn1 0.944 -> 0.821; on dev pages 0.930 ->
-0.847). The expansion's margins are not the exact SVM's (a squared hinge, regularised over
-30 times as many blocks), and the stored threshold, chosen for the exact SVM, keeps too
-little; a C scaled to the grid search's sample made it worse (l3s-gn1 dev recall 0.796).
+one run each) and not kept: 1,000 centres drawn from a 120,000-block sample (500 from
+60,000 context examples), a linear SVM on the kernel values against them, the weights
+folded back into one coefficient per centre, so the file format and the scoring stayed the
+same. The point was the sample: this module's 4,000 blocks move google-trends dev F1 by
++-0.015 from seed to seed. On dev pages the default method rose on all six datasets (mean
+0.889 -> 0.894; utomo-big9-chaos 0.942 -> 0.945 and google-trends 0.784 -> 0.790, both
+never trained on), with half the kernel centres. On held-out pages it fell (mean 0.891 ->
+0.886, google-trends 0.821 -> 0.791, dragnet 0.903 -> 0.897), and the SVM alone fell
+further (0.882 -> 0.858) with its recall down on every dataset (l3s-gn1 0.944 -> 0.821; on
+dev pages 0.930 -> 0.847). The expansion's margins are not the exact SVM's (a squared
+hinge, regularised over 30 times as many blocks), and the stored threshold, chosen for the
+exact SVM, keeps too little; a C scaled to the grid search's sample made it worse (l3s-gn1
+dev recall 0.796). One trap on the way: two centres 3.6e-4 apart gave the centres' Gram
+matrix an eigenvalue of 8e-10 and the expansion coefficients of +-26,000, which cancel in
+exact arithmetic and cost 0.02 of margin in float32 scoring; drawing distinct rows and
+leaving out eigenvalues under 1e-6 of the largest fixed it.
+
 Calibrating each stage's margins on cross-fitted pages before the ensemble averages them
 was that next step, measured 2026-11-27 out of sample (the hashed-half protocol below,
 seeds 0 and 1): the context stage trained on four fifths of its cross-fitted pages, and a
@@ -96,10 +101,7 @@ and 0.8929 uncalibrated, 0.8915 and 0.8937 calibrated (google-trends 0.795 and 0
 then 0.807 and 0.809), against the exact SVM's 0.8919 and 0.8903 (google-trends 0.812 and
 0.807). Level within the seeds' spread, so the exact SVM stays. The exact SVM's own fit is
 close to the fixed one (slope 1.86, kept from 0.33), and calibrating it moved the mean by
--0.0001 and +0.0006 (google-trends +0.001 and +0.002). One trap on the way: two centres 3.6e-4 apart gave the centres'
-Gram matrix an eigenvalue of 8e-10 and the expansion coefficients of +-26,000, which cancel
-in exact arithmetic and cost 0.02 of margin in float32 scoring; drawing distinct rows and
-leaving out eigenvalues under 1e-6 of the largest fixed it.
+-0.0001 and +0.0006 (google-trends +0.001 and +0.002).
 
 Larger samples for the exact SVMs were measured (2026-11-23, development pages, default
 method, three seeds of each recipe, mean F1 over the six datasets; google-trends and
