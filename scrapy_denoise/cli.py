@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .evaluation.datasets import SPLITS, TRAIN_SPLITS
 
 __all__ = ["main"]
 
@@ -419,11 +420,18 @@ def _cmd_train(args: argparse.Namespace) -> int:
         from .models.train_blocks import train_blocks
 
         report = train_blocks(
-            data, Path(args.out), seed=args.seed, progress=progress, datasets=args.dataset
+            data,
+            Path(args.out),
+            seed=args.seed,
+            progress=progress,
+            datasets=args.dataset,
+            split=args.split,
         )
     else:
-        if args.dataset:
-            raise SystemExit("--dataset is for train blocks; train pages reads every labelled page")
+        if args.dataset or args.split != "dev":
+            raise SystemExit(
+                "--dataset and --split are for train blocks; train pages reads every labelled page"
+            )
         from .models.train_pages import train_pages
 
         report = train_pages(data, Path(args.out), seed=args.seed, progress=progress)
@@ -545,9 +553,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument(
         "--split",
-        choices=("all", "dev", "holdout"),
+        choices=SPLITS,
         default="all",
-        help="the project's stable page split (tune on dev, report holdout)",
+        help="the project's stable page split (tune on dev, report holdout; dev-a and dev-b "
+        "are the halves of dev, to score a model trained with `train blocks --split dev-a` "
+        "out of sample)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--quiet", action="store_true", help="no progress output")
@@ -558,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
         "section",
         choices=("extraction", "sites", "crawl", "perf", "pages", "blocks", "metadata"),
     )
-    p.add_argument("--split", choices=("all", "dev", "holdout"), default="holdout")
+    p.add_argument("--split", choices=SPLITS, default="holdout")
     p.add_argument("--limit", type=int, help="first N pages of each dataset")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     p.add_argument(
@@ -611,6 +621,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         help="blocks: train on this extraction/NAME.zip only (repeatable; default: every "
         "dataset under --data with true texts)",
+    )
+    p.add_argument(
+        "--split",
+        choices=TRAIN_SPLITS,
+        default="dev",
+        help="blocks: the development pages (default), or one half of them, to score the "
+        "model on the other with `eval --split dev-b`",
     )
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_train)

@@ -704,6 +704,12 @@ def test_training_reads_the_dev_pages_of_every_dataset_with_truth(tmp_path: Path
     assert [page.page_id for page in pages] == dev
     with pytest.raises(FileNotFoundError, match="no dataset 'other'"):
         collect(tmp_path, datasets=["other"], progress=lambda line: None)
+    half = collect(tmp_path, progress=lambda line: None, split="dev-a")
+    other = collect(tmp_path, progress=lambda line: None, split="dev-b")
+    assert sorted(p.page_id for p in half + other) == sorted(dev)
+    assert [p.page_id for p in half] == [i for i in dev if in_split(i, "mine", "dev-a")]
+    with pytest.raises(ValueError, match="split must be"):
+        collect(tmp_path, progress=lambda line: None, split="holdout")  # type: ignore[arg-type]
 
 
 def test_context_features_sum_each_subtree_like_a_walk_up_the_units() -> None:

@@ -15,6 +15,7 @@ from scrapy_denoise.evaluation import datasets
 from scrapy_denoise.evaluation.datasets import (
     HOLDOUT_SHARE,
     count_pages,
+    dev_half,
     extract_www,
     holdout,
     in_split,
@@ -122,6 +123,19 @@ def test_in_split_partitions_pages() -> None:
         assert in_split(str(i), "d", "all")
     with pytest.raises(ValueError):
         in_split("1", "d", "test")  # type: ignore[arg-type]
+
+
+def test_dev_halves_split_the_dev_pages_in_two_by_their_own_hash() -> None:
+    ids = [str(i) for i in range(2000)]
+    a = {i for i in ids if in_split(i, "d", "dev-a")}
+    b = {i for i in ids if in_split(i, "d", "dev-b")}
+    dev = {i for i in ids if in_split(i, "d", "dev")}
+    assert a | b == dev and not a & b
+    assert 0.45 < len(a) / len(dev) < 0.55
+    # a hash of its own: the halves do not follow the held-out split's hash ranges
+    digest = hashlib.md5(b"half:d:7").digest()
+    assert dev_half("7", "d") == ("b" if digest[0] & 1 else "a")
+    assert [dev_half(i, "d") for i in ids[:50]] != [dev_half(i, "e") for i in ids[:50]]
 
 
 def test_shared_data_dir_honours_environment(

@@ -94,3 +94,7 @@ def test_train_command_keeps_progress_off_the_json_report(
     assert "flink-blog done" in captured.err
     assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+    # the block model's options are refused, not ignored
+    for extra in (["--split", "dev-a"], ["--dataset", "wcxb"]):
+        with pytest.raises(SystemExit, match="for train blocks"):
+            main(["train", "pages", "--data", str(tmp_path), "--out", str(out), *extra])

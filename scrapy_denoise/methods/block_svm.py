@@ -366,7 +366,8 @@ class BlockEnsembleMethod(BlockSvmMethod):
     was measured at the faster cost), landed on their own; they brought utomo-big9-chaos
     to 0.49x in the next table, so the network would still put it over half.
 
-    It was measured once more (2026-11-27) under a second hash split of the same kind,
+    It was measured once more (2026-11-27) under a second hash split of the same kind
+    (``train blocks --split dev-a``, ``eval --split dev-b``; docs/training.md),
     seeds 0 and 1, to see whether the network could replace the SVM and pay for itself:
     the SVM and the trees 0.8919 and 0.8903 (google-trends 0.812 and 0.807), all three
     0.8923 and 0.8921 (0.810 and 0.804), the trees and the network 0.8910 and 0.8923

@@ -144,20 +144,20 @@ datasets; the shipped recipe gives 0.8996, google-trends 0.8116 with seeds from 
   stay support vectors) and gave 0.8985 with seed 0, google-trends 0.8104, for over
   twice the scoring.
 
-So the spread comes from which blocks are drawn, not from the grid search or from the
-pages or datasets that dominate the draw. Nor does drawing them to cover the feature
-space help (2026-11-27, out of sample: every stage fitted on a hashed half of the
-training datasets' development pages, the default method scored on the other half and
-on google-trends and utomo-big9-chaos development pages, seeds 0 and 1; a one-off
-script). The shipped random draw gave a mean F1 of 0.8919 and 0.8903, google-trends
-0.812 and 0.807. Each class's blocks clustered (k-means on standardised features) and the
-block nearest each of 2,000 centres drawn, which spreads the sample evenly over the
-space instead of following its density: 0.8886 and 0.8907, google-trends 0.795 and 0.797.
-Drawn in proportion from 200 clusters per class, which keeps the density and fixes each
-region's share: 0.8891 and 0.8922, google-trends 0.801 and 0.797.
-Nor does bagging at the same cost: two SVMs of half the sample each (1,000 blocks per
-class, context stages of 750; 1,610 and 1,115 support vectors together against 1,751 and
-1,050), their probabilities averaged, gave 0.8907 and 0.8894 (google-trends 0.802 and
+So the spread comes from which blocks are drawn, not from the grid search or from the pages
+or datasets that dominate the draw. Nor does drawing them to cover the feature space help
+(2026-11-27, out of sample: every stage fitted on a hashed half of the training datasets'
+development pages, the default method scored on the other half and on google-trends and
+utomo-big9-chaos development pages, seeds 0 and 1; ``train blocks --split dev-a`` and
+``eval --split dev-b``, docs/training.md). The shipped random draw gave a mean F1 of 0.8919
+and 0.8903, google-trends 0.812 and 0.807. Each class's blocks clustered (k-means on
+standardised features) and the block nearest each of 2,000 centres drawn, which spreads the
+sample evenly over the space instead of following its density: 0.8886 and 0.8907,
+google-trends 0.795 and 0.797. Drawn in proportion from 200 clusters per class, which keeps
+the density and fixes each region's share: 0.8891 and 0.8922, google-trends 0.801 and
+0.797. Nor does bagging at the same cost: two SVMs of half the sample each (1,000 blocks
+per class, context stages of 750; 1,610 and 1,115 support vectors together against 1,751
+and 1,050), their probabilities averaged, gave 0.8907 and 0.8894 (google-trends 0.802 and
 0.794), below the one SVM they replace; one of them alone gave 0.8889 and 0.8887. The
 sample's size matters more than the spread that averaging takes out.
 
@@ -179,13 +179,14 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from ..document import load_document
 from ..encoding import decode
+from ..evaluation.datasets import TRAIN_SPLITS
 from ..methods.block_svm import one_blas_thread
 from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
 from .svm import SvmModel
@@ -206,6 +207,8 @@ __all__ = [
     "truth_datasets",
 ]
 
+#: the pages ``train blocks`` may read (:data:`~..evaluation.datasets.TRAIN_SPLITS`)
+TrainSplit = Literal["dev", "dev-a", "dev-b"]
 #: the datasets the shipped block model is trained on (``make models``; the module doc says
 #: why utomo-big9-chaos and google-trends-2017 are not among them)
 SHIPPED_DATASETS: tuple[str, ...] = ("cleaneval", "dragnet", "l3s-gn1", "wcxb")
@@ -373,13 +376,18 @@ def collect(
     datasets: Iterable[str] | None = None,
     limit: int | None = None,
     progress: Progress = print,
+    split: TrainSplit = "dev",
 ) -> list[PageExamples]:
     """Examples of every *dev* page with a non-empty truth of ``datasets`` (default: every
-    dataset of ``data_dir`` with truth; the first ``limit`` dev pages of each, when given).
+    dataset of ``data_dir`` with truth; the first ``limit`` dev pages of each, when given),
+    or of one half of them (``split`` ``dev-a`` or ``dev-b``, to score out of sample on the
+    other; :mod:`~scrapy_denoise.evaluation.datasets`).
 
     Only the dev split is read (:func:`~scrapy_denoise.evaluation.datasets.holdout`): the
     held-out pages of every dataset stay unseen, so that the benchmark can score them.
     """
+    if split not in TRAIN_SPLITS:
+        raise ValueError(f"split must be one of {', '.join(TRAIN_SPLITS)}, not {split!r}")
     from ..evaluation.datasets import iter_pages
 
     out: list[PageExamples] = []
@@ -389,14 +397,14 @@ def collect(
             raise FileNotFoundError(f"no dataset {name!r}: {path} does not exist")
         start = time.process_time()
         count = 0
-        for page in iter_pages(path, split="dev", limit=limit):
+        for page in iter_pages(path, split=split, limit=limit):
             if not (page.text or "").strip():
                 continue
             out.append(
                 page_examples(page.html, page.text or "", page_id=page.id, dataset=page.dataset)
             )
             count += 1
-        progress(f"{name}: {count} dev pages ({time.process_time() - start:.0f} s CPU)")
+        progress(f"{name}: {count} {split} pages ({time.process_time() - start:.0f} s CPU)")
     return out
 
 
@@ -690,6 +698,7 @@ def train_blocks(
     features: Iterable[str] = DEFAULT_FEATURES,
     per_class: int = 2000,
     datasets: Iterable[str] | None = None,
+    split: TrainSplit = "dev",
 ) -> dict[str, Any]:
     """Build the block model from ``data_dir`` (the shared data folder, or a user's folder
     of the same format) into ``out_path``, from the dev pages of ``datasets`` (default:
@@ -701,11 +710,16 @@ def train_blocks(
     start = time.process_time()
     available = truth_datasets(data_dir)
     names = available if datasets is None else list(datasets)
-    pages = collect(data_dir, datasets=names, progress=progress)
+    pages = collect(data_dir, datasets=names, progress=progress, split=split)
     metadata: dict[str, Any] = {
         "method": "block_svm",
         "paper": "template-and-block-svm-denoising.txt §5-6",
-        "trained_on": [f"{name} (dev split of evaluation.datasets.holdout)" for name in names],
+        "trained_on": [
+            f"{name} ({split} split of evaluation.datasets.in_split)"
+            if split != "dev"
+            else f"{name} (dev split of evaluation.datasets.holdout)"
+            for name in names
+        ],
         "never_trained_on": [
             *(name for name in available if name not in names),
             "the holdout split of every dataset",
