@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 __all__ = [
     "HOLDOUT_SHARE",
@@ -45,6 +45,7 @@ __all__ = [
     "Page",
     "SitePage",
     "Split",
+    "TrainSplit",
     "count_pages",
     "dev_half",
     "extract_www",
@@ -62,10 +63,11 @@ __all__ = [
 
 HOLDOUT_SHARE = 0.30
 Split = Literal["all", "dev", "holdout", "dev-a", "dev-b"]
-#: every value of :data:`Split`, for command-line choices
-SPLITS: tuple[str, ...] = ("all", "dev", "holdout", "dev-a", "dev-b")
 #: the splits a model may be trained on: the development pages, or one half of them
-TRAIN_SPLITS: tuple[str, ...] = ("dev", "dev-a", "dev-b")
+TrainSplit = Literal["dev", "dev-a", "dev-b"]
+#: their values, for command-line choices and checks
+SPLITS: tuple[str, ...] = get_args(Split)
+TRAIN_SPLITS: tuple[str, ...] = get_args(TrainSplit)
 
 _ENV_VAR = "DENOISE_SHARED_DATA"
 _INDEX = "index.jsonl"

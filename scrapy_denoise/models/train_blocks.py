@@ -179,14 +179,14 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..document import load_document
 from ..encoding import decode
-from ..evaluation.datasets import TRAIN_SPLITS
+from ..evaluation.datasets import TRAIN_SPLITS, TrainSplit
 from ..methods.block_svm import one_blas_thread
 from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
 from .svm import SvmModel
@@ -207,8 +207,6 @@ __all__ = [
     "truth_datasets",
 ]
 
-#: the pages ``train blocks`` may read (:data:`~..evaluation.datasets.TRAIN_SPLITS`)
-TrainSplit = Literal["dev", "dev-a", "dev-b"]
 #: the datasets the shipped block model is trained on (``make models``; the module doc says
 #: why utomo-big9-chaos and google-trends-2017 are not among them)
 SHIPPED_DATASETS: tuple[str, ...] = ("cleaneval", "dragnet", "l3s-gn1", "wcxb")
