@@ -271,6 +271,25 @@ def test_a_hidden_element_with_most_but_not_all_the_text_goes() -> None:
     assert "Storm closes" in doc.text() and "Vendor list" not in doc.text()
 
 
+def test_a_hidden_block_of_plain_text_is_no_veil_however_long() -> None:
+    """Hidden SEO keywords can outweigh the article's text many times over; without the
+    page's structure below them they are no veil (a gne-tests page kept 151,000 of them)."""
+    keywords = " ".join(f"keyword{k} cheap offer" for k in range(2_000))
+    page = f"<html><body><article>{_ARTICLE}</article>"
+    doc = load_document(page + f'<div style="display:none">{keywords}</div></body></html>')
+    assert "Storm closes" in doc.text() and "keyword1" not in doc.text()
+
+
+def test_a_veil_need_not_hold_the_whole_page() -> None:
+    """A veil over the article with a large menu outside it: most of the text and a tenth
+    of the elements are enough."""
+    menu = "<ul>" + "<li><a href='/x'>M</a></li>" * 20 + "</ul>"
+    doc = load_document(
+        f'<html><body>{menu}<div style="visibility:hidden">{_ARTICLE}</div></body></html>'
+    )
+    assert "Storm closes the coastal road" in doc.text()
+
+
 def test_react_streamed_suspense_content_stays() -> None:
     doc = load_document(
         '<html><body><nav>Home News Sport</nav><template id="B:0"></template>'
