@@ -66,6 +66,15 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "打印 关闭",
         "返回腾讯网首页>>",
         "相关稿件",
+        # Chinese reading controls, paging links, an empty comment box's prompt
+        "调整字体",
+        "字号: [大] [中] [小] [打印]",
+        "扫码阅读全文",
+        "相关内容",
+        "上一页",
+        "评论（191）",
+        "评论(0)",
+        "请先说点什么",
         # Chinese publication lines: a date with publication labels, no sentence
         "发布时间：2019-05-18 来源：中国地理学会",
         "2019-09-26 12:11来源：证券时报网作者：李在山",
@@ -97,6 +106,9 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "他担任责任编辑多年，参与了三本书的出版。",
         "推荐的三个方案都被否决了。",
         "相关部门正在调查此事。",
+        "相关内容已经删除。",
+        "评论（191）条，网友大多表示支持。",
+        "上一页的数据有误。",
         # an event's time, which the story announces, and a dated sentence
         "时间：2014 年 11 月 28 日上午 10 点 30 分",
         "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",
