@@ -934,7 +934,8 @@ _VEIL_MIN_CHARS = 200
 _VEIL_PROBES = 16
 #: the share of the page's text that makes a hidden element the page itself
 _VEIL_SHARE = 0.9
-#: ... and the share of the page's elements it must hold as well (its structure)
+#: the share of the page's elements a veil holds as well: its structure, which a hidden block
+#: of plain text lacks however long it is
 _VEIL_ELEMENT_SHARE = 0.1
 #: the id React's streaming server renderer gives a Suspense boundary's hidden content
 _REACT_STREAMED = re.compile(r"S:\d+$")
