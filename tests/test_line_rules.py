@@ -75,6 +75,13 @@ from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_
         "评论（191）",
         "评论(0)",
         "请先说点什么",
+        "字号",
+        "我要跟帖",
+        "已输入0字",
+        "发表",
+        "扫描上方二维码关注微信公众号",
+        "点击进入“文艺星青年”>>",
+        "您的浏览器暂时无法播放此视频.",
         # Chinese publication lines: a date with publication labels, no sentence
         "发布时间：2019-05-18 来源：中国地理学会",
         "2019-09-26 12:11来源：证券时报网作者：李在山",
@@ -109,6 +116,8 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "相关内容已经删除。",
         "评论（191）条，网友大多表示支持。",
         "上一页的数据有误。",
+        "发表评论的网友大多表示支持。",
+        "字号较小的版本已经停印。",
         # an event's time, which the story announces, and a dated sentence
         "时间：2014 年 11 月 28 日上午 10 点 30 分",
         "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",

@@ -77,10 +77,12 @@ That site was looked at while the rule was written, so its gain is not held-out 
 gne-tests' twenty-odd sites are the evidence that the phrasing is general. English bylines
 and datelines stay: the English datasets' truth keeps them as often as not.
 
-Their reading controls, paging links and empty comment boxes followed (2026-11-27): "调整字体",
+Their reading controls, paging links and comment boxes followed (2026-11-27): "调整字体",
 "字号: [大] [中] [小] [打印]", "扫码阅读全文", "相关内容", "上一页" / "下一页", "评论（191）",
-"请先说点什么". Found by reading the ends of the default chain's gne-tests output, where they
-matched 11 lines of 9 pages, every one furniture; on the development output of the six
+"请先说点什么", "我要跟帖", "已输入0字", "发表", with "扫描上方二维码关注微信公众号",
+"点击进入“文艺星青年”>>" and a video player's "您的浏览器暂时无法播放此视频.". Found by
+reading the first and last lines of the default chain's gne-tests output, where they
+matched 28 lines of 16 pages, every one furniture; on the development output of the six
 truth datasets and on both websites' pages they matched nothing.
 """
 
@@ -174,9 +176,12 @@ _STOCK_ZH = re.compile(
     r"|扫一扫在手机(?:上)?打开(?:当前|本)页(?:面)?|打印(?:本页)?\s*关闭(?:窗口)?"
     r"|返回.{1,8}首页\s*>*|相关(?:稿件|推荐|阅读|文章|新闻|链接|报道)[：:]?"
     r"|您可能感兴趣的(?:文章|内容)|推荐\s*\d*|分享到[：:]?"
-    # reading controls, paging links and an empty comment box's prompt
-    r"|相关内容|扫码阅读全文|调整字体|字号[：:]?\s*(?:[\[【]?[大中小][\]】]?\s*){2,3}(?:[\[【]?打印[\]】]?)?"
-    r"|上一页|下一页|请先说点什么|评论\s*[(（]\d+[)）]"
+    # reading controls, paging links, a comment box's buttons and prompts, follow-us and
+    # video-player lines
+    r"|相关内容|扫码阅读全文|调整字体|字号[：:]?\s*(?:[\[【]?[大中小][\]】]?\s*){0,3}(?:[\[【]?打印[\]】]?)?"
+    r"|上一页|下一页|请先说点什么|评论\s*[(（]\d+[)）]|我要跟帖|已输入\s*\d+\s*字|发表(?:评论)?"
+    r"|扫描(?:上方|下方)?二维码关注.{0,20}|点击进入.{1,30}>+"
+    r"|您的浏览器(?:暂时)?(?:无法|不支持)播放(?:此|该)?视频[。.]?"
     r")"
 )
 
