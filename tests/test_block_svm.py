@@ -200,6 +200,27 @@ def test_label_rule_uses_shingles_of_the_truth() -> None:
     assert list(labels(match)) == [1, 0, 1, 0]
 
 
+@pytest.mark.parametrize("method", [BlockSvmMethod, BlockEnsembleMethod])
+def test_page_keeps_its_best_block_when_none_clears_the_threshold(
+    method: type[BlockSvmMethod],
+) -> None:
+    # A page the filter lets through gives its best block rather than nothing: a lone
+    # paragraph (a brief, a one-paragraph post) was scored just under the threshold on 13 %
+    # of single-paragraph pages built from the truth of the development pages.
+    story = (
+        "The harbour authority said on Monday that the north pier will close for repairs "
+        "in March, after divers found cracks in two of its concrete supports."
+    )
+    html = (
+        "<html><body><div class='nav'><a href='/'>Home</a> <a href='/news'>News</a> "
+        f"<a href='/sport'>Sport</a> <a href='/weather'>Weather</a></div><p>{story}</p>"
+        "<footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>"
+    )
+    doc = load_document(html, "http://news.example/2024/05/pier.html")
+    assert method(threshold=50.0).extract(doc).lines == [story]
+    assert method(threshold=50.0, fallback=False).extract(doc).lines == []
+
+
 def test_select_rows_smooths_and_falls_back() -> None:
     scores = np.array([1.0, -0.1, 1.0, -1.0, 0.1, -1.0])
     assert select_rows(scores) == [0, 2, 4]

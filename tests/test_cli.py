@@ -55,8 +55,8 @@ def test_params_reach_the_evaluated_method(
 ) -> None:
     assert main(["eval", str(dataset), "--json", "--quiet"]) == 0
     assert _f1(capsys, "scrapy-denoise") > 0.9
-    # a threshold no block clears: the same method keeps nothing
-    params = json.dumps({"threshold": 1000})
+    # a threshold no block clears and no fallback to the best block: nothing is kept
+    params = json.dumps({"threshold": 1000, "fallback": False})
     assert main(["eval", str(dataset), "--params", params, "--json", "--quiet"]) == 0
     assert _f1(capsys, "scrapy-denoise") == 0.0
 
@@ -96,7 +96,14 @@ def test_a_baseline_run_of_the_method_is_the_reference_of_the_differences(
     dataset: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the evaluated parameters keep nothing, the baseline (the defaults) keeps the story
-    args = ["eval", str(dataset), "--params", '{"threshold": 1000}', "--baseline", "{}"]
+    args = [
+        "eval",
+        str(dataset),
+        "--params",
+        '{"threshold": 1000, "fallback": false}',
+        "--baseline",
+        "{}",
+    ]
     assert main([*args, "--json", "--quiet"]) == 0
     scores = json.loads(capsys.readouterr().out)["toy"]
     assert scores["scrapy-denoise"]["f1"] == 0.0
@@ -168,7 +175,10 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
     page.write_text(HTML, encoding="utf-8")
     assert main(["extract", str(page), "--json"]) == 0
     assert STORY[1] in json.loads(capsys.readouterr().out)["text"]
-    assert main(["extract", str(page), "--json", "--params", '{"threshold": 1000}']) == 0
+    assert (
+        main(["extract", str(page), "--json", "--params", '{"threshold": 1000, "fallback": false}'])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["text"] == ""
     assert main(["extract", str(page), "--params", '{"model_path": "/nowhere.json"}']) == 2
     assert "No such file" in capsys.readouterr().err
