@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from scrapy_denoise import Denoiser
-from scrapy_denoise.methods.line_rules import is_stock_line, line_rule, without_rule_lines
+from scrapy_denoise.methods.line_rules import (
+    dangling_labels,
+    is_stock_line,
+    line_rule,
+    without_rule_lines,
+)
 
 
 @pytest.mark.parametrize(
@@ -184,3 +189,15 @@ def test_the_denoiser_drops_a_stock_line_inside_the_article_container() -> None:
         text = denoiser.extract(html, "https://news.example/tram").text
     assert "council voted" in text
     assert "Advertisement" not in text.split("\n")
+
+
+def test_labels_left_dangling_at_the_end_are_dropped() -> None:
+    body = ["Headline", "Key points:", "The story goes on after a label with its content."]
+    assert without_rule_lines([*body, "Bookmark with:", "On the Net:"]) == body
+    assert without_rule_lines(["Story.", "点击进入专题："]) == ["Story."]
+    # only at the end, only short: a colon-ended sentence that introduces a quote stays
+    assert dangling_labels(body) == 0
+    said = "The minister, speaking to reporters after the vote on Tuesday, said:"
+    assert dangling_labels(["Story.", said]) == 0
+    assert dangling_labels(["Bookmark with:"]) == 1
+    assert dangling_labels([]) == 0

@@ -393,3 +393,15 @@ def test_line_bars_are_pink_only_past_the_removal_limit() -> None:
     kept, noise = svg.split("<rect")[1:3]
     assert 'fill="#9e9e9e"' in kept and "kept line: 3 of 10" in kept
     assert 'fill="#e7298a"' in noise and "noise line: 9 of 10" in noise
+
+
+def test_dangling_label_at_the_end_is_attributed_to_its_rule() -> None:
+    url, page = site_page(0)
+    page = page.replace("</p>\n</div>", "</p>\n<p>More on this story:</p>\n</div>", 1)
+    with Denoiser(store=False) as denoiser:
+        report = build_page_report(page, url, denoiser=denoiser)
+    label = next(b for b in report.blocks if b.text == "More on this story:")
+    assert label.fate == "method"
+    assert label.lines[0]["status"] == "label"
+    assert "label ending in a colon" in label.decided_by
+    assert "More on this story:" not in report.article.text

@@ -15,7 +15,7 @@ matches a site template. Fates, in the order the pipeline applies its steps:
 * ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
   the block SVM or text correlativity, did not select it, or it is a copyright or stock
-  line);
+  line, or a label ending in a colon left at the end of the text);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
@@ -45,7 +45,7 @@ import lxml.etree as etree
 from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
-from ..methods.line_rules import line_rule
+from ..methods.line_rules import dangling_labels, line_rule
 from ..methods.linestats import keep_limit, line_hash, normalise_line
 from ..methods.template import Unit, page_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -210,6 +210,11 @@ def build_page_report(
     ruled = [
         None if t else line_rule(line) for line, t in zip(method_lines, is_template, strict=True)
     ]
+    passed = [
+        k for k, (t, rule) in enumerate(zip(is_template, ruled, strict=True)) if not (t or rule)
+    ]
+    for k in passed[len(passed) - dangling_labels([method_lines[k] for k in passed]) :]:
+        ruled[k] = "label"
     out_lines = [
         line
         for line, t, rule in zip(method_lines, is_template, ruled, strict=True)
@@ -302,6 +307,8 @@ def build_page_report(
             decider = "a copyright line: dropped from every method's output"
         elif fate == "method" and "stock" in states:
             decider = "a stock line (such as Advertisement): dropped from every method's output"
+        elif fate == "method" and "label" in states:
+            decider = "a label ending in a colon left at the end of the text, its list gone"
         else:
             decider = _decider(
                 fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
@@ -360,6 +367,7 @@ _STATUS_FATE = {
     "template": "template",
     "copyright": "method",
     "stock": "method",
+    "label": "method",
     "dropped": "method",
 }
 _TEMPLATE_DECIDER = (
