@@ -180,9 +180,10 @@ def test_empty_page_has_no_blocks_and_extracts_nothing() -> None:
 
 
 def test_deeply_nested_page_does_not_recurse() -> None:
-    html = "<html><body>" + "<div>" * 1500 + "deep text here" + "</div>" * 1500 + "</body></html>"
+    deep = "The deep text here is a sentence long enough to be the page's story."
+    html = "<html><body>" + "<div>" * 1500 + deep + "</div>" * 1500 + "</body></html>"
     result = BlockSvmMethod(fallback=True).extract(load_document(html))
-    assert result.lines == ["deep text here"]
+    assert result.lines == [deep]
 
 
 def test_label_rule_uses_shingles_of_the_truth() -> None:
@@ -219,6 +220,12 @@ def test_page_keeps_its_best_block_when_none_clears_the_threshold(
     doc = load_document(html, "http://news.example/2024/05/pier.html")
     assert method(threshold=50.0).extract(doc).lines == [story]
     assert method(threshold=50.0, fallback=False).extract(doc).lines == []
+    # a page with next to no text outside links has nothing to fall back to
+    stub = load_document(
+        "<html><body><div>1 Secs</div><a href='/more'>More videos</a></body></html>",
+        "http://news.example/2024/05/video.html",
+    )
+    assert method(threshold=50.0).extract(stub).lines == []
 
 
 def test_select_rows_smooths_and_falls_back() -> None:
