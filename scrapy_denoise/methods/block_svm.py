@@ -30,10 +30,10 @@ themselves it changed the 5 of 3,500 that came out empty: two got their article 
 (mean F1 cleaneval +0.0012, dragnet -0.0001, l3s-gn1 -0.0011). Held out it then cost
 cleaneval 0.0012 and wcxb 0.0010, all of it on two pages of 16 and 26 characters (one
 link) whose truth is empty or nearly so, as the development loss of dragnet was (5
-characters). The floor on the page's text was added after that held-out count, so its
-held-out gain (cleaneval +0.0009 with both, wcxb unchanged) is not independent evidence;
-the pages it turns away have 26 characters of text at most, the pages the fallback
-helped 129 at least.
+characters). The floor on the page's text was added after that held-out count, so the
+held-out result with it (cleaneval +0.0009 against no fallback, wcxb unchanged) is not
+independent evidence; the pages it turns away have 26 characters of text at most, the
+pages the fallback helped 129 at least.
 
 :class:`BlockEnsembleMethod` (the default method) averages this SVM with boosted trees
 stored in the same model file (:mod:`~scrapy_denoise.models.trees`), over the same blocks,
