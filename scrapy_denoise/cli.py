@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,6 +39,13 @@ def _progress(label: str) -> Any:
 _USER_AGENT = f"scrapy-denoise/{__version__} (+https://pypi.org/project/scrapy-denoise/)"
 
 
+#: "127.0.0.1:8000/a.html", "example.com/news", "www.example.com": a URL typed without its
+#: scheme (a port, a path after a dotted host, or "www."; "notes.html" stays a file name)
+_LOOKS_LIKE_HOST = re.compile(
+    r"^(?:(?:localhost|[\w-]+(?:\.[\w-]+)+)(?::\d+/?|/)|www\.[\w-]+\.[\w.-]+)"
+)
+
+
 def _read_source(source: str, url: str | None) -> tuple[bytes, dict[str, str] | None, str]:
     """The page ``extract`` and ``report`` read: (body, response headers, the page's URL)
     from an http(s) URL or a file; ``url`` (``--url``) overrides the URL either way."""
@@ -47,7 +55,10 @@ def _read_source(source: str, url: str | None) -> tuple[bytes, dict[str, str] | 
         request = Request(source, headers={"User-Agent": _USER_AGENT})
         with urlopen(request, timeout=30) as resp:
             return resp.read(), dict(resp.headers.items()), url or source
-    return Path(source).read_bytes(), None, url or Path(source).resolve().as_uri()
+    path = Path(source)
+    if not path.exists() and _LOOKS_LIKE_HOST.match(source):
+        raise FileNotFoundError(f"no file {source!r}; for a URL, give its scheme: http://{source}")
+    return path.read_bytes(), None, url or path.resolve().as_uri()
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
@@ -62,7 +73,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         with Denoiser(
             method=method, store=args.store or False, method_params={method: params}
         ) as denoiser:
-            article = denoiser.extract(body, url, headers)
+            # the store is read, not taught: looking at a page must not change a crawl's state
+            article = denoiser.extract(body, url, headers, learn=False)
     except (OSError, TypeError, ValueError) as error:
         if not args.params:
             raise
@@ -92,6 +104,14 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         if article.title:
             print(f"# {article.title}\n")
         print(article.text)
+        if not article.text:
+            # an empty line alone would not say why; --json has the same facts as fields
+            why = [f"page filter: {article.verdict.reason}"] if article.verdict else []
+            why += [f"page warning: {w}" for w in article.warnings]
+            print(
+                f"scrapy-denoise extract: no main text ({'; '.join(why) or 'none found'})",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -522,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the page's URL when SOURCE is a file (or to override it)")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
     p.add_argument("--params", help="parameters of the method as JSON (as for eval)")
-    p.add_argument("--store", help="database URL with learned site state")
+    p.add_argument("--store", help="database URL with learned site state (read only)")
     p.add_argument("--json", action="store_true", help="print the article as JSON")
     p.set_defaults(func=_cmd_extract)
 
@@ -637,7 +657,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the page's URL when SOURCE is a file (sets its site)")
     p.add_argument("--store", help="database URL with learned site state (read only)")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
-    p.add_argument("-o", "--out", default="report.html", help="HTML file to write")
+    p.add_argument(
+        "-o", "--out", default="report.html", help="HTML file to write (default: %(default)s)"
+    )
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("summary", help="what the store learned, per site (text; HTML with -o)")
@@ -654,11 +676,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .methods import UnknownMethodError
     from .store import StoreError
 
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # the reader went away (`scrapy-denoise extract page.html | head`): not an error;
+        # stdout is pointed at devnull so the interpreter's final flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except UnknownMethodError as error:
+        print(f"scrapy-denoise {args.command}: {error}", file=sys.stderr)
+        return 2
     except (OSError, StoreError) as error:
         # A missing file, an unreachable URL or a store that cannot be opened is the
         # user's to fix, and the message says what it is; a traceback would bury it.

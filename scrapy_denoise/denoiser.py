@@ -196,7 +196,10 @@ class Denoiser:
         With ``learn=True`` the page also updates its site's templates, line statistics and
         fingerprint, unless the page filter judges it a noise page: list and tag pages
         repeat article text, and learning from them would turn real content into "common
-        noise" (see BENCHMARKS.md, "learning from article pages only").
+        noise" (see BENCHMARKS.md, "learning from article pages only"). With
+        ``learn=False`` the store is only read: the verdict is not counted either, so
+        looking at a page (``scrapy-denoise extract`` or ``report`` on a crawl's store)
+        leaves the crawl's numbers as they were.
         """
         return self.extract_document(self.load(body, url, headers), learn=learn)
 
@@ -206,7 +209,7 @@ class Denoiser:
         opts = self.options
         learner = self._learner
         if verdict is None:
-            verdict = self.classify_document(doc)
+            verdict = self.classify_document(doc, count=learn)
         learn = learn and not (opts.skip_noise_pages and verdict.is_noise)
         site = learner.site_key(doc.url) if learner else ""
         meta = extract_metadata(doc)

@@ -194,6 +194,11 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
             ["extract", "{page}", "--store", "sqlite:///{tmp}/no/such/dir/x.db"],
             "scrapy-denoise extract: cannot open store",
         ),
+        (
+            ["extract", "127.0.0.1:9/budget.html"],
+            "scrapy-denoise extract: no file '127.0.0.1:9/budget.html'; for a URL, give its "
+            "scheme: http://127.0.0.1:9/budget.html",
+        ),
     ],
 )
 def test_a_users_mistake_is_one_line_on_stderr_not_a_traceback(
@@ -206,6 +211,59 @@ def test_a_users_mistake_is_one_line_on_stderr_not_a_traceback(
     err = capsys.readouterr().err
     assert err.startswith(says)
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["extract", "report"])
+def test_an_unknown_method_is_a_usage_error_naming_the_methods(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
+    assert main([command, str(page), "--method", "nosuch", *out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"scrapy-denoise {command}: unknown extraction method 'nosuch'")
+    assert "block_svm" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b"", "page warning: empty"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, "page warning: binary"),
+    ],
+)
+def test_extract_says_on_stderr_why_a_page_has_no_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: bytes, says: str
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    assert main(["extract", str(page)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "\n"
+    assert captured.err.startswith("scrapy-denoise extract: no main text (page filter: ")
+    assert says in captured.err
+
+
+def test_extract_and_report_only_read_a_crawls_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_denoise.store import Store
+
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    url = "sqlite:///" + str(tmp_path / "crawl.db")
+    with scrapy_denoise.Denoiser(store=url) as crawl:
+        crawl.extract(HTML, "https://news.example/2024/05/budget.html")
+    with Store.open(url) as store:
+        before = store.verdict_counts()
+    assert sum(v.count for v in before) == 1
+    site_url = ["--url", "https://news.example/2024/05/other.html", "--store", url]
+    assert main(["extract", str(page), *site_url]) == 0
+    assert main(["report", str(page), *site_url, "-o", str(tmp_path / "r.html")]) == 0
+    capsys.readouterr()
+    with Store.open(url) as store:
+        assert store.verdict_counts() == before
 
 
 def test_bench_refuses_a_dataset_the_shared_data_does_not_have(

@@ -45,3 +45,35 @@ def test_training_docs_give_every_page_type_its_label() -> None:
         for name in re.findall(r"`([^`]+)`", types):
             documented[name] = None if label.strip() == "not used" else label.strip()
     assert documented == PAGE_TYPE_LABELS
+
+
+def _readme_spider() -> type:
+    text = README.read_text(encoding="utf-8")
+    block = next(
+        code
+        for code in re.findall(r"```python\n(.*?)```", text, re.S)
+        if code.startswith("# your spider")
+    )
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    spider = namespace["NewsSpider"]
+    assert isinstance(spider, type)
+    return spider
+
+
+def test_readme_spider_follows_only_web_links_and_skips_non_html() -> None:
+    from scrapy.http import HtmlResponse, Request, Response
+
+    spider = _readme_spider()()
+    body = (
+        b'<html><body><p>Story</p><a href="/news/a.html">a</a>'
+        b'<a href="mailto:desk@example.com">mail</a><a href="javascript:void(0)">js</a>'
+        b'<a href="tel:+123">call</a></body></html>'
+    )
+    page = HtmlResponse("https://example.com/", body=body, encoding="utf-8")
+    out = list(spider.parse(page))
+    assert [type(o) for o in out] == [dict, Request]
+    assert out[0]["url"] == "https://example.com/"
+    assert out[1].url == "https://example.com/news/a.html"
+    image = Response("https://example.com/logo.png", body=b"\x89PNG\r\n\x1a\n\x00\x00")
+    assert list(spider.parse(image)) == []

@@ -180,7 +180,8 @@ def build_page_report(
         shown = align_nodes(root, doc)
     assert shown is not None  # the copy of doc.root aligns by construction
 
-    verdict = denoiser.classify_document(doc)
+    # counted only when learning: a report must not add to the crawl's verdict counts
+    verdict = denoiser.classify_document(doc, count=learn)
     article = denoiser.extract_document(doc, learn=learn, verdict=verdict)
     opts = denoiser.options
     learner = denoiser.learner
