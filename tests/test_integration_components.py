@@ -822,6 +822,33 @@ def test_pipeline_drops_noise_page_when_item_filter_is_off() -> None:
     assert crawler.stats.get_value("denoise/items/dropped_noise_page") == 2
 
 
+def test_pipeline_counts_the_pages_it_judges_itself_like_the_page_filter() -> None:
+    # the page filter sees HTML responses only; a spider may still yield an image's page
+    image = Response(
+        "http://news.example/media/logo.png",
+        body=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
+        request=Request("http://news.example/media/logo.png"),
+    )
+    crawler = crawler_for()
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            with pytest.raises(DropItem, match="noise page"):
+                await pipeline.process_item(page_item(image))
+            await pipeline.process_item(page_item(html_response()))
+        finally:
+            await close(crawler)
+
+    run(main)
+    stats = crawler.stats.get_stats()
+    noise = {k: v for k, v in stats.items() if k.startswith("denoise/pages/noise/")}
+    assert sum(noise.values()) == 1 and stats["denoise/pages/article"] == 1
+    assert stats["denoise/warnings/binary"] == 1
+    assert stats["denoise/items/dropped_noise_page"] == 1
+    assert summary(stats).startswith("Denoise: 1 article pages, 1 noise pages (")
+
+
 def test_pipeline_passes_items_that_are_not_pages() -> None:
     item = {"url": ARTICLE_URL, "price": 3}
     result, _ = _extract(item)

@@ -24,9 +24,17 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-__all__ = ["DenoiseLogStats", "summary"]
+    from ..page.verdict import PageVerdict
+
+__all__ = ["DenoiseLogStats", "page_stat", "summary"]
 
 logger = logging.getLogger(__name__)
+
+
+def page_stat(verdict: PageVerdict) -> str:
+    """The counter of a judged page: ``denoise/pages/article`` or
+    ``denoise/pages/noise/<reason>``, whether the page filter or the pipeline judged it."""
+    return f"denoise/pages/noise/{verdict.reason}" if verdict.is_noise else "denoise/pages/article"
 
 
 def _sum(stats: dict[str, Any], prefix: str) -> int:

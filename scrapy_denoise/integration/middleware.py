@@ -21,7 +21,8 @@ and the extraction pipeline then treats the page as an article.
 
 Load warnings of noise pages (binary or empty bodies, cut pages) are counted here under
 ``denoise/warnings/<kind>``, since those pages never reach extraction; the pipeline counts
-those of article pages.
+those of article pages, and judges and counts (``denoise/pages/...``) the pages this filter
+never saw: responses that are not HTML, whose page items a spider may still yield.
 
 A page that makes the core fail passes unclassified (counted in
 ``denoise/errors/classify``): the filter is an optimisation, and losing a page to it would
@@ -37,6 +38,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from .items import response_headers
+from .logstats import page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
@@ -99,10 +101,9 @@ class PageFilterMiddleware:
             )
             return response
         request.meta[META_KEY] = verdict.as_dict()
+        self.stats.inc_value(page_stat(verdict))
         if not verdict.is_noise:
-            self.stats.inc_value("denoise/pages/article")
             return response
-        self.stats.inc_value(f"denoise/pages/noise/{verdict.reason}")
         # an article's load warnings are counted by the pipeline when it is extracted
         for warning in warnings:
             self.stats.inc_value(f"denoise/warnings/{warning}")

@@ -49,6 +49,7 @@ from scrapy.utils.defer import deferred_from_coro
 from ..document import text_chars
 from ..page.verdict import PageVerdict
 from ..store.records import ArticleRecord
+from .logstats import page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
@@ -166,15 +167,21 @@ class DenoisePipeline:
             logger.exception("extraction failed on %s", url, extra={"spider": self.crawler.spider})
             # logged above with its traceback; the drop itself needs no second line
             raise _drop(f"extraction failed on {url}: {exc!r}", "DEBUG") from exc
-        if verdict is None and article.verdict is not None and article.verdict.is_noise:
-            raise self._drop_noise(url, article.verdict)
+        # The page filter counts the pages it judges, and the load warnings of the noise
+        # ones, which never get here. A page it did not see (a response that is not HTML,
+        # the filter turned off, an item built by hand) was judged just now: counted the
+        # same way, so the stats and the closing summary add up whatever the spider yields.
+        judged_here = article.verdict if verdict is None else None
+        if judged_here is not None:
+            self.stats.inc_value(page_stat(judged_here))
+        for warning in article.warnings:
+            self.stats.inc_value(f"denoise/warnings/{warning}")
+        if judged_here is not None and judged_here.is_noise:
+            raise self._drop_noise(url, judged_here)
         if article.duplicate_of is not None and self.drop_duplicates:
             self.stats.inc_value("denoise/items/dropped_duplicate")
             raise _drop(f"same article as {article.duplicate_of}: {url}", "INFO")
         self._fill(adapter, article, verdict is None)
-        if article.warnings:
-            for warning in article.warnings:
-                self.stats.inc_value(f"denoise/warnings/{warning}")
         if text_chars(article.text) < self.min_text_chars:
             self.stats.inc_value("denoise/items/dropped_short_text")
             raise _drop(
