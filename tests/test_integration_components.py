@@ -315,9 +315,29 @@ def test_core_process_logs_reach_this_process(caplog: pytest.LogCaptureFixture) 
     assert records and all(r.process != os.getpid() for r in records)
 
 
-def test_invalid_worker_setting_fails_at_start() -> None:
-    with pytest.raises(ValueError, match="DENOISE_CORE_WORKER"):
-        DenoiseConfig.from_settings(Settings({"DENOISE_CORE_WORKER": "fiber"}))
+@pytest.mark.parametrize(
+    ("setting", "value", "says"),
+    [
+        ("DENOISE_CORE_WORKER", "fiber", "use 'process' or 'thread'"),
+        ("DENOISE_METHOD", "nosuch", "unknown extraction method 'nosuch'; choose one of default"),
+        ("DENOISE_PAGE_MODEL", "/nowhere/pages.json", "no model file at '/nowhere/pages.json'"),
+        ("DENOISE_FLUSH_EVERY", "abc", "invalid literal for int()"),
+    ],
+)
+def test_invalid_setting_fails_at_start_naming_the_setting(
+    setting: str, value: str, says: str
+) -> None:
+    # as Scrapy starts the crawl (exit status 1), not when the core is opened later
+    with pytest.raises(ValueError, match="invalid " + setting + " setting: ") as caught:
+        DenoiseConfig.from_settings(Settings({setting: value}))
+    assert says in str(caught.value)
+
+
+def test_a_page_model_file_or_none_are_valid_settings(tmp_path: Path) -> None:
+    model = tmp_path / "pages.json"
+    model.write_text("{}", encoding="utf-8")
+    for value in (str(model), "default", ""):
+        DenoiseConfig.from_settings(Settings({"DENOISE_PAGE_MODEL": value}))
 
 
 def test_database_down_at_start_closes_spider_with_redacted_url(

@@ -21,6 +21,7 @@ from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from ..document import DEFAULT_MAX_BYTES
+from ..methods import UnknownMethodError, check_method_name
 from ..options import DenoiseOptions
 from ..page.rules import PageRules
 from ..worker import WORKER_KINDS
@@ -327,10 +328,22 @@ class DenoiseConfig:
     )
 
     def __post_init__(self) -> None:
+        # Checked here, as Scrapy starts the crawl, so that a typo fails like any bad
+        # setting (exit status 1) instead of closing the spider once the core is opened.
         if self.core_worker not in WORKER_KINDS:
             raise ValueError(
                 f"invalid DENOISE_CORE_WORKER setting: {self.core_worker!r} "
                 "(use 'process' or 'thread')"
+            )
+        try:
+            check_method_name(self.method)
+        except UnknownMethodError as exc:
+            raise ValueError(f"invalid DENOISE_METHOD setting: {exc}") from exc
+        model = self.page_model
+        if model and model != "default" and not os.path.isfile(model):
+            raise ValueError(
+                f"invalid DENOISE_PAGE_MODEL setting: no model file at {model!r} "
+                "(a file from `scrapy-denoise train pages`, 'default', or empty for no model)"
             )
 
     @classmethod

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 
 from .base import Extraction, Method
 
-__all__ = ["METHODS", "Extraction", "Method", "UnknownMethodError", "create_method"]
+__all__ = [
+    "METHODS",
+    "Extraction",
+    "Method",
+    "UnknownMethodError",
+    "check_method_name",
+    "create_method",
+]
 
 #: public name -> "module:Class"; ``default`` is the measured best chain (BENCHMARKS.md)
 METHODS: dict[str, str] = {
@@ -31,6 +38,14 @@ class UnknownMethodError(ValueError):
     """Raised for a method name that does not exist; the message lists the valid ones."""
 
 
+def check_method_name(name: str) -> None:
+    """Raise :class:`UnknownMethodError` unless ``name`` is ``default`` or a method's name;
+    cheap (no module is imported), so settings can be checked before a crawl starts."""
+    if name != "default" and name not in METHODS:
+        choices = ", ".join(["default", *METHODS])
+        raise UnknownMethodError(f"unknown extraction method {name!r}; choose one of {choices}")
+
+
 def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None = None) -> Method:
     """Build the method called ``name`` with its parameter overrides from ``params[name]``."""
     params = params or {}
@@ -40,11 +55,8 @@ def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None =
     if name == "default":
         name = DEFAULT_METHOD
         overrides = {**params.get(name, {}), **overrides}
-    target = METHODS.get(name)
-    if target is None:
-        choices = ", ".join(["default", *METHODS])
-        raise UnknownMethodError(f"unknown extraction method {name!r}; choose one of {choices}")
-    module_name, class_name = target.split(":")
+    check_method_name(name)
+    module_name, class_name = METHODS[name].split(":")
     module = importlib.import_module(f"{__name__}.{module_name}")
     cls = getattr(module, class_name)
     method: Method = cls(**overrides) if overrides else cls()
