@@ -831,3 +831,23 @@ def test_one_process_gives_the_same_totals(tmp_path: Path) -> None:
     observed = _observed(url)
     for key in ("rc", "lines", "templates", "batches", "pages", "verdicts"):
         assert observed[key] == expected[key], key
+
+
+def test_creating_a_schema_logs_one_line_of_ours_not_alembics_steps(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO):
+        Store.open(f"sqlite:///{tmp_path / 'quiet.db'}").close()
+    names = [r.name for r in caplog.records]
+    assert "scrapy_denoise.store.migrate" in names
+    assert not [n for n in names if n.startswith("alembic")]
+    # a level the user gave alembic's logger is theirs
+    alembic_log = logging.getLogger("alembic")
+    alembic_log.setLevel(logging.INFO)
+    try:
+        with caplog.at_level(logging.INFO):
+            Store.open(f"sqlite:///{tmp_path / 'loud.db'}").close()
+        assert any(r.name.startswith("alembic") for r in caplog.records)
+    finally:
+        alembic_log.setLevel(logging.NOTSET)
+    assert alembic_log.level == logging.NOTSET

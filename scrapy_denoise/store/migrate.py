@@ -10,6 +10,8 @@ the upgrade run in one transaction under a lock (a PostgreSQL advisory lock, SQL
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +78,27 @@ def ensure_schema(conn: Connection, *, where: str, create: bool) -> None:
     """
     if _stored_revision(conn) == SCHEMA_REVISION:
         return
+    with _quiet_alembic():
+        _upgrade(conn, where=where, create=create)
+
+
+@contextmanager
+def _quiet_alembic() -> Iterator[None]:
+    """Alembic logs its plugins and every step at INFO, ten lines in a crawl's log where
+    one of ours says what happens ("creating store schema ..."). Quieted unless the user
+    gave the ``alembic`` logger a level of their own."""
+    log = logging.getLogger("alembic")
+    if log.level != logging.NOTSET:
+        yield
+        return
+    log.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        log.setLevel(logging.NOTSET)
+
+
+def _upgrade(conn: Connection, *, where: str, create: bool) -> None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
