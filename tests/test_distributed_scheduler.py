@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
@@ -140,10 +141,31 @@ def test_restart_redelivers_unfinished_requests(make: Callable[..., RedisSchedul
 
 
 def test_owner_in_use_by_a_live_process_is_refused(make: Callable[..., RedisScheduler]) -> None:
-    make("worker-a")
+    first = make("worker-a")
+    second = make("worker-a")  # open() returns: Scrapy 2.19 cannot close from there cleanly
+    assert second.next_request() is None and not second.has_pending_requests()
+    assert not second.enqueue_request(Request("https://news.example/a.html"))
     with pytest.raises(CloseSpider) as refused:
-        make("worker-a")
+        second.spider_opened(second.spider)
     assert refused.value.reason == "denoise_owner_in_use"
+    first.spider_opened(first.spider)  # the owner's own worker runs on
+    assert first.enqueue_request(Request("https://news.example/a.html"))
+
+
+def test_unreachable_redis_is_named_in_one_line_before_the_crawl_fails(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    crawler = get_crawler(
+        _Spider,
+        {
+            "REDIS_URL": "redis://:secret@127.0.0.1:1/3",
+            "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+        },
+    )
+    with caplog.at_level(logging.ERROR), pytest.raises(redis.exceptions.ConnectionError):
+        RedisScheduler.from_crawler(crawler)
+    assert "cannot reach Redis at redis://127.0.0.1:1/3 (REDIS_URL): " in caplog.text
+    assert "secret" not in caplog.text
 
 
 def test_idle_worker_waits_for_others_then_finishes(
@@ -207,3 +229,93 @@ def _host() -> str:
     import socket
 
     return socket.gethostname()
+
+
+def _command(scheduler: RedisScheduler, redis_url: str, *args: str) -> list[str]:
+    keys = scheduler.crawler.settings  # the worker's own key templates
+    return [
+        *args,
+        "--spider",
+        scheduler.spider.name,
+        "--redis-url",
+        redis_url,
+        "--queue-key",
+        keys["SCHEDULER_QUEUE_KEY"],
+        "--dupefilter-key",
+        keys["SCHEDULER_DUPEFILTER_KEY"],
+    ]
+
+
+def test_reset_refuses_while_a_worker_is_alive(
+    make: Callable[..., RedisScheduler], redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_denoise.integration.distributed import main
+
+    worker = make("worker-a")
+    assert worker.enqueue_request(Request("https://news.example/a.html"))
+    assert main(_command(worker, redis_url, "reset")) == 1
+    err = capsys.readouterr().err
+    assert "not reset: worker worker-a of " in err and "give --force" in err
+    assert crawl_status(worker.server, _keys(worker)).queued == 1  # nothing deleted
+    assert main(_command(worker, redis_url, "reset", "--force")) == 0
+    assert "deleted " in capsys.readouterr().out
+    assert crawl_status(worker.server, _keys(worker)).queued == 0
+
+
+def test_status_names_the_redis_and_marks_a_silent_worker_gone(
+    make: Callable[..., RedisScheduler], redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_denoise.integration.distributed import main, redis_address
+
+    worker = make("worker-a")
+    assert worker.enqueue_request(Request("https://news.example/a.html"))
+    assert worker.next_request() is not None
+    argv = _command(worker, redis_url, "status")
+    assert main([*argv]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"redis {redis_address(worker.server)}\n")
+    assert re.search(r"worker-a: 1 taken, 1 unfinished, heartbeat \d+ s ago\n", out)
+    # a heartbeat older than the worker timeout (120 s by default): the process is gone
+    assert worker._heartbeat is not None
+    worker._heartbeat.stop()
+    beat = f"{worker.server.time()[0] - 3600}.000|1|elsewhere"
+    worker.server.hset(_keys(worker).heartbeats, "worker-a", beat)
+    assert main([*argv]) == 0
+    assert "heartbeat 3600 s ago (gone: over DENOISE_WORKER_TIMEOUT)" in capsys.readouterr().out
+    assert main(_command(worker, redis_url, "reset")) == 0  # nobody alive: allowed
+
+
+def test_commands_say_in_one_line_when_redis_cannot_be_reached(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from scrapy_denoise.integration.distributed import main
+
+    assert main(["status", "--spider", "news", "--redis-url", "redis://127.0.0.1:1/0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("python -m scrapy_denoise.integration.distributed status: cannot ")
+    assert "redis://127.0.0.1:1/0" in err and err.count("\n") == 1
+
+
+def test_commands_read_the_projects_settings_under_the_environment_and_options(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from scrapy_denoise.integration.distributed import _command_settings
+
+    (tmp_path / "crawlsettings.py").write_text(
+        'REDIS_URL = "redis://project:6379/4"\nSCHEDULER_QUEUE_KEY = "proj:%(spider)s:q"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "crawlsettings")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    none = argparse.Namespace(redis_url=None, queue_key=None, dupefilter_key=None)
+    settings = _command_settings(none)
+    assert settings["REDIS_URL"] == "redis://project:6379/4"
+    assert settings["SCHEDULER_QUEUE_KEY"] == "proj:%(spider)s:q"
+    assert settings["SCHEDULER_DUPEFILTER_KEY"] == "%(spider)s:dupefilter"
+    monkeypatch.setenv("REDIS_URL", "redis://env:6379/5")
+    assert _command_settings(none)["REDIS_URL"] == "redis://env:6379/5"
+    given = argparse.Namespace(redis_url="redis://flag:6379/6", queue_key=None, dupefilter_key=None)
+    assert _command_settings(given)["REDIS_URL"] == "redis://flag:6379/6"

@@ -64,6 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
@@ -90,6 +91,7 @@ __all__ = [
     "RedisScheduler",
     "crawl_status",
     "main",
+    "redis_address",
     "reset",
 ]
 
@@ -101,6 +103,7 @@ REDELIVERED = "denoise_redelivered"
 #: look is a pop, a read of the heartbeats and the "is the crawl done" script.
 IDLE_POLL_SECONDS = 0.5
 
+_DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 _DEFAULT_QUEUE_KEY = "%(spider)s:requests"
 _DEFAULT_DUPEFILTER_KEY = "%(spider)s:dupefilter"
 
@@ -244,6 +247,15 @@ class _Heartbeat:
         return cls(float(time), host, int(pid))
 
 
+def redis_address(server: Redis) -> str:
+    """Where ``server`` connects, for messages (never its password)."""
+    kwargs = server.connection_pool.connection_kwargs
+    db = kwargs.get("db", 0)
+    if "path" in kwargs:
+        return f"unix://{kwargs['path']}?db={db}"
+    return f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{db}"
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -275,12 +287,25 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self._checkpointing = False
         self._registered = False
         self._closing = False
+        #: the close reason when this worker may not join the crawl (see spider_opened)
+        self._refusal: str | None = None
         self._heartbeat: LoopingCall | None = None
         self._scripts: dict[str, Any] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
-        scheduler: RedisScheduler = super().from_crawler(crawler)
+        try:
+            scheduler: RedisScheduler = super().from_crawler(crawler)  # pings Redis
+        except RedisError as exc:
+            # Scrapy builds the scheduler before the engine can close cleanly, so this
+            # fails the crawl (exit status 1) under a traceback whose last line is the
+            # engine's own "Engine slot not assigned": the cause goes first, in one line.
+            logger.error(
+                "cannot reach Redis at %s (REDIS_URL): %s",
+                redis_address(connection.from_settings(crawler.settings)),
+                exc,
+            )
+            raise
         config = DenoiseConfig.from_settings(crawler.settings)
         scheduler.crawler = crawler
         scheduler.runtime = DenoiseRuntime.for_crawler(crawler, use_core=False)
@@ -298,6 +323,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
                 "others' queue; run `python -m scrapy_denoise.integration.distributed reset`"
             )
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(scheduler.spider_opened, signal=signals.spider_opened)
         return scheduler
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -325,7 +351,9 @@ class RedisScheduler(_ScrapyRedisScheduler):
             ("done", _DONE),
         ):
             self._scripts[name] = self.server.register_script(source)
-        self._claim_owner()
+        if not self._claim_owner():
+            self._refusal = "denoise_owner_in_use"
+            return
         put_back = self._requeue(self.owner)
         self._inc("denoise/distributed/requeued_own", put_back)
         from twisted.internet.task import LoopingCall
@@ -363,9 +391,10 @@ class RedisScheduler(_ScrapyRedisScheduler):
             )
         self.server.hdel(self.keys.heartbeats, self.owner)
 
-    def _claim_owner(self) -> None:
-        """Refuse to run as an owner another live process is running as: two processes
-        with one owner would share a processing list and a template batch."""
+    def _claim_owner(self) -> bool:
+        """Register as this worker's owner; False (logged) when another live process runs
+        as it: two processes with one owner would share a processing list and a template
+        batch."""
         assert self.keys is not None
         raw = self.server.hget(self.keys.heartbeats, self.owner)
         if raw:
@@ -383,10 +412,19 @@ class RedisScheduler(_ScrapyRedisScheduler):
                     age,
                     extra={"spider": self.spider},
                 )
-                raise CloseSpider("denoise_owner_in_use")
+                return False
         self._beat()
         self.server.sadd(self.keys.owners, self.owner)
         self._registered = True
+        return True
+
+    def spider_opened(self, spider: Spider) -> None:
+        """Close a worker that could not join the crawl (another live process runs as its
+        owner). Raised here, not in :meth:`open`: Scrapy 2.19 skips opening the scraper
+        when the scheduler's ``open`` raises ``CloseSpider``, and closing then fails a
+        second time ("Scraper slot not assigned")."""
+        if self._refusal is not None:
+            raise CloseSpider(self._refusal)
 
     def _beat(self) -> None:
         """Say "alive"; a Redis blip must not stop the loop (the others would then think
@@ -404,6 +442,8 @@ class RedisScheduler(_ScrapyRedisScheduler):
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.keys is not None
+        if self._refusal is not None:
+            return False
         filtered = not request.dont_filter
         fingerprint = self.df.request_fingerprint(request) if filtered else ""
         added = self._scripts["enqueue"](
@@ -421,8 +461,13 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self._inc("scheduler/enqueued/redis")
         return True
 
+    def has_pending_requests(self) -> bool:
+        return self._refusal is None and super().has_pending_requests()
+
     def next_request(self) -> Request | None:
         assert self.keys is not None
+        if self._refusal is not None:
+            return None
         token = f"{self._token_prefix}{next(self._tokens)}"
         processing = self.keys.processing(self.owner)
         data = self._scripts["pop"](
@@ -600,46 +645,100 @@ class RedisScheduler(_ScrapyRedisScheduler):
 # -- command line -----------------------------------------------------------------------
 
 
+def _command_settings(args: argparse.Namespace) -> BaseSettings:
+    """The crawl's settings as its workers see them: the Scrapy project's ``settings.py``
+    when run inside the project (as ``scrapy crawl`` finds it), then ``REDIS_URL`` from the
+    environment, then the options given here."""
+    from scrapy.utils.project import get_project_settings
+
+    settings = get_project_settings().copy()
+    if os.environ.get("REDIS_URL"):
+        settings.set("REDIS_URL", os.environ["REDIS_URL"], priority="cmdline")
+    for name, value in (
+        ("REDIS_URL", args.redis_url),
+        ("SCHEDULER_QUEUE_KEY", args.queue_key),
+        ("SCHEDULER_DUPEFILTER_KEY", args.dupefilter_key),
+    ):
+        if value is not None:
+            settings.set(name, value, priority="cmdline")
+    if not settings.get("REDIS_URL") and not settings.get("REDIS_HOST"):
+        settings.set("REDIS_URL", _DEFAULT_REDIS_URL, priority="cmdline")
+    for name, default in (
+        ("SCHEDULER_QUEUE_KEY", _DEFAULT_QUEUE_KEY),
+        ("SCHEDULER_DUPEFILTER_KEY", _DEFAULT_DUPEFILTER_KEY),
+    ):
+        if not settings.get(name):
+            settings.set(name, default, priority="cmdline")
+    return settings
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m scrapy_denoise.integration.distributed",
-        description="Show or clear the Redis keys of a distributed crawl.",
+        description="Show or clear the Redis keys of a distributed crawl. Run inside the "
+        "Scrapy project, it reads REDIS_URL, SCHEDULER_QUEUE_KEY and SCHEDULER_DUPEFILTER_KEY "
+        "from its settings; the REDIS_URL environment variable and the options below "
+        f"override them (default Redis: {_DEFAULT_REDIS_URL}).",
     )
     parser.add_argument("action", choices=("status", "reset"))
     parser.add_argument("--spider", required=True, help="the spider's name (e.g. news)")
+    parser.add_argument("--redis-url", help="the workers' REDIS_URL")
+    parser.add_argument("--queue-key", help="SCHEDULER_QUEUE_KEY (%%(spider)s:requests)")
     parser.add_argument(
-        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        "--dupefilter-key", help="SCHEDULER_DUPEFILTER_KEY (%%(spider)s:dupefilter)"
     )
-    parser.add_argument("--queue-key", default=_DEFAULT_QUEUE_KEY, help="SCHEDULER_QUEUE_KEY")
     parser.add_argument(
-        "--dupefilter-key", default=_DEFAULT_DUPEFILTER_KEY, help="SCHEDULER_DUPEFILTER_KEY"
+        "--force",
+        action="store_true",
+        help="reset: even while a worker's heartbeat is fresh (it then re-crawls pages)",
     )
     args = parser.parse_args(argv)
-    from scrapy.settings import Settings
-
-    settings = Settings(
-        {
-            "REDIS_URL": args.redis_url,
-            "SCHEDULER_QUEUE_KEY": args.queue_key,
-            "SCHEDULER_DUPEFILTER_KEY": args.dupefilter_key,
-        }
-    )
+    settings = _command_settings(args)
     server = connection.from_settings(settings)
     keys = CrawlKeys.for_spider(settings, args.spider)
+    timeout = float(DenoiseConfig.from_settings(settings).worker_timeout)
+    try:
+        return _run_command(args, server, keys, timeout)
+    except RedisError as exc:
+        print(
+            f"{parser.prog} {args.action}: cannot reach Redis at {redis_address(server)}: {exc}",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _run_command(args: argparse.Namespace, server: Redis, keys: CrawlKeys, timeout: float) -> int:
+    status = crawl_status(server, keys)
+    live = sorted(o for o, age in status.heartbeat_age.items() if age < timeout)
+    print(f"redis {redis_address(server)}")
     if args.action == "reset":
+        if live and not args.force:
+            # Deleting the queue and the duplicate filter under a running worker makes it
+            # fetch pages again and rewrite their rows (a user saw 148 pages twice).
+            print(
+                f"not reset: worker{'s' if len(live) > 1 else ''} {', '.join(live)} of "
+                f"{keys.queue!r} sent a heartbeat in the last {timeout:.0f} s "
+                "(DENOISE_WORKER_TIMEOUT); stop them first, or give --force",
+                file=sys.stderr,
+            )
+            return 1
         print(f"deleted {reset(server, keys)} keys of {keys.queue!r}")
         return 0
-    status = crawl_status(server, keys)
     print(
         f"queue {keys.queue!r}: {status.queued} queued, {status.enqueued} enqueued in all, "
         f"{status.seen} URLs seen; {'done' if status.done else 'not done'}"
     )
     for owner in sorted(set(status.processing) | set(status.popped)):
         age = status.heartbeat_age.get(owner)
+        if age is None:
+            state = "no heartbeat (stopped)"
+        elif age < timeout:
+            state = f"heartbeat {age:.0f} s ago"
+        else:
+            state = f"heartbeat {age:.0f} s ago (gone: over DENOISE_WORKER_TIMEOUT)"
         print(
             f"  {owner}: {status.popped.get(owner, 0)} taken, "
-            f"{status.processing.get(owner, 0)} unfinished, "
-            + ("no heartbeat (stopped)" if age is None else f"heartbeat {age:.0f} s ago")
+            f"{status.processing.get(owner, 0)} unfinished, {state}"
         )
     return 0
 

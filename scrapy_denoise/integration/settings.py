@@ -190,8 +190,11 @@ class DenoiseConfig:
     owner: str = field(
         default=DenoiseOptions().owner,
         metadata=_doc(
-            "Name of this process's batch of learned templates, when several processes "
-            "crawl the same site into one database.",
+            "This crawler process's name when several crawl into one database: its batch "
+            "of learned templates and, in a distributed crawl, its list of unfinished "
+            "requests. Give every process its own (``worker-1``, ``worker-2``, ...): a "
+            "worker whose owner a live process uses closes at start "
+            "(``denoise_owner_in_use``); a restarted one takes its own name back.",
             "str",
         ),
     )
