@@ -483,6 +483,25 @@ def test_asides_are_dropped_from_the_character_floor_up() -> None:
     assert outcomes == {True, False}
 
 
+@pytest.mark.parametrize(("script", "dropped"), [("zh", True), ("en", False)])
+def test_a_cjk_character_counts_as_a_word_towards_the_aside_floor(
+    script: str, dropped: bool
+) -> None:
+    """300 characters are a short English post but a Chinese story of some 200 words: its
+    list of other stories goes (a Sina page kept its "热门推荐" list under 580 characters)."""
+    sentence = (
+        "铁路部门提醒广大旅客，请通过官方网站和客户端购票，避免非正常渠道购票带来的风险。"
+        if script == "zh"
+        else "Passengers should buy tickets on the railway's own site. "
+    )
+    story = [sentence * (300 // len(sentence) + 1)]
+    assert 300 <= len(story[0]) < block_svm.ASIDE_CUT_MIN_CHARS
+    blocks = compute_blocks(load_document(_page_with_popular_list(story)))
+    kept = "\n".join(blocks.render(block_svm._drop_asides(blocks, list(range(len(blocks.texts))))))
+    assert story[0][:40] in kept
+    assert (_COMMENTS[0][:40] not in kept) is dropped
+
+
 def _aside_texts(page: str) -> set[str]:
     """The first 40 characters of each block the aside rule would drop."""
     blocks = compute_blocks(load_document(page))
@@ -506,6 +525,9 @@ def _aside_texts(page: str) -> set[str]:
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",
         "<div aria-label='Advertisement'>",
+        "<div aria-label='广告'>",
+        "<div aria-label='Anzeige'>",
+        "<section aria-label=' Publicité '>",
         "<div class='author-bio'>",
         "<section id='authorBio'>",
         "<div class='about_the_author'>",

@@ -41,6 +41,7 @@ from lxml import etree
 from ..document import BLOCK_TAGS, Document, aria_role, flush_line
 
 __all__ = [
+    "CJK_CHARS",
     "CONTEXT_NAMES",
     "FEATURE_NAMES",
     "UNIT_TAGS",
@@ -177,7 +178,16 @@ _ASIDE_BIT = 1 << _N_CLASS
 #: ``aside``, ``contentinfo`` the page's ``footer``), and ``aria-label="Advertisement"``,
 #: the label accessibility guides give an ad slot
 _ASIDE_ROLES = frozenset({"navigation", "complementary", "contentinfo"})
-_AD_LABEL = "advertisement"
+#: the ad slot's label in the languages of the stock lines (``line_rules``) and in Chinese,
+#: Japanese and Korean, as sites label slots in their own language (the shared pages label
+#: theirs in English only; the demo site's Chinese pages write "广告")
+_AD_LABELS = frozenset(
+    {
+        *("advertisement", "advertising", "anzeige", "werbung", "publicité", "publicidad"),
+        *("publicidade", "pubblicità", "advertentie", "reklama", "реклама"),
+        *("广告", "廣告", "広告", "광고"),
+    }
+)
 #: Whole class/id names (not words) of asides: an author's biography box under a story
 #: ("Jane Roe is a freelance writer who ...": ``author-bio``, ``authorBio``, ``author_box``,
 #: ``about-the-author``, ``bio-box``; "author" and "bio" alone also name bylines, which the
@@ -211,6 +221,8 @@ _CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-
 #: A token is a CJK character or a run of other word characters: ``[{_CJK}]|[^\W{_CJK}]+``.
 _WORD_CHAR = rf"[^\W{_CJK}]"
 _CJK_CHAR = rf"[{_CJK}]"
+#: one CJK character (kana, hangul and CJK ideographs), for measures that count them apart
+CJK_CHARS = re.compile(_CJK_CHAR)
 _PUNCT = re.compile(r"[.,;:!?\"'()\u2018-\u201f\u3001-\u3003\uff01-\uff1f\u2014\u2026]")
 _COMMA = r"[,\uff0c]"
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?:[\"'\u201d\u2019)]*)(?:\s|$)")
@@ -411,7 +423,7 @@ def _aside_landmark(el: etree._Element) -> bool:
     if aria_role(el) in _ASIDE_ROLES:
         return True
     label = el.get("aria-label")
-    return label is not None and label.strip().lower() == _AD_LABEL
+    return label is not None and label.strip().lower() in _AD_LABELS
 
 
 def _class_mask(value: str) -> int:
