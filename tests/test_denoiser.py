@@ -212,6 +212,9 @@ def test_every_verdict_is_counted_once_per_site_in_the_store(tmp_path: Path) -> 
 def test_a_verdict_marked_counted_is_not_counted_again() -> None:
     with Denoiser() as d:
         d.classify_document(d.load(_index(1), "https://news.example/tag/x/"), count=False)
+        # extracting without learning only reads the store (the CLI's extract and report)
+        d.extract(_index(2), "https://news.example/tag/y/", learn=False)
+        d.extract(ARTICLE, "https://news.example/2024/05/06/storm.html", learn=False)
         learner = d.learner
         assert learner is not None
         learner.flush()
@@ -228,3 +231,19 @@ def test_models_load_on_first_use_or_on_preload() -> None:
     with pytest.raises(FileNotFoundError, match=r"/nowhere/blocks\.json"):
         Denoiser(store=False, method_params=blocks).preload()
     Denoiser(store=False).preload()
+
+
+def test_one_denoiser_can_serve_several_threads(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    pages = [
+        (ARTICLE.replace("Storm hits coast", f"Storm {i} hits coast"), f"https://news.example/{i}")
+        for i in range(24)
+    ] + [(_index(i), f"https://news.example/tag/{i}/") for i in range(24)]
+    with Denoiser(store=f"sqlite:///{tmp_path / 'shared.sqlite3'}") as d:
+        alone = [d.extract(body, url, learn=False).text for body, url in pages]
+        with ThreadPoolExecutor(6) as pool:
+            together = list(pool.map(lambda page: d.extract(*page, learn=False).text, pages))
+            learned = list(pool.map(lambda page: d.learn(*page).is_noise, pages))
+    assert together == alone
+    assert learned == [False] * 24 + [True] * 24
