@@ -663,13 +663,7 @@ def _command_settings(args: argparse.Namespace) -> BaseSettings:
             settings.set(name, value, priority="cmdline")
     if not settings.get("REDIS_URL") and not settings.get("REDIS_HOST"):
         settings.set("REDIS_URL", _DEFAULT_REDIS_URL, priority="cmdline")
-    for name, default in (
-        ("SCHEDULER_QUEUE_KEY", _DEFAULT_QUEUE_KEY),
-        ("SCHEDULER_DUPEFILTER_KEY", _DEFAULT_DUPEFILTER_KEY),
-    ):
-        if not settings.get(name):
-            settings.set(name, default, priority="cmdline")
-    return settings
+    return settings  # unset key names: CrawlKeys.for_spider applies scrapy-redis's
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -601,14 +601,15 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
 
     ARIA landmarks count like the elements they stand for (2026-11-25): ``role`` values
     ``navigation``, ``complementary`` and ``contentinfo``, and the ad slot label
-    ``aria-label="Advertisement"`` (since 2026-11-27 in other languages too: "Anzeige",
-    "Publicité", "广告", ...; the shared pages label theirs in English only, so the demo
-    site's Chinese stories were the only change: single-page F1 0.969 -> 0.975 with the CJK
-    weighting below). Most of the shared pages predate ARIA: on development
+    ``aria-label="Advertisement"``. Most of the shared pages predate ARIA: on development
     pages one changed (utomo-big9-chaos +0.021 on it) and none for the worse; the demo site's
     in-article ads (labelled that way, class ``ad``) left its stories (single-page F1 0.969 ->
-    0.980). More roles (``dialog``, ``banner``, ``search``, ``menu``) changed eight more pages,
-    four for the worse (one wcxb page -0.044), and are not marks.
+    0.980; it fell back to 0.969 with a later model, which kept the Chinese pages' ads). The
+    label counts in other languages too since 2026-11-27 ("Anzeige", "Publicité", "广告",
+    ...): the shared pages label their slots in English only, so only the demo site changed,
+    its Chinese stories losing their ads (0.969 -> 0.975, with the CJK weighting of
+    :func:`_reading_len`). More roles (``dialog``, ``banner``, ``search``, ``menu``) changed
+    eight more pages, four for the worse (one wcxb page -0.044), and are not marks.
 
     Author biography boxes followed (2026-11-25): the class/id names ``author-bio``,
     ``author-box``, ``about-the-author``, ``bio-box`` and their spellings
@@ -664,9 +665,9 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
 
 def _reading_len(text: str) -> int:
     """Characters as Latin text would spend them: a CJK character is a word, about what
-    three letters and a space carry, so it counts as :data:`CJK_WEIGHT` (measured: the
-    guard held a Sina story of 580 characters to its "热门推荐" list of other stories,
-    and the demo site's Chinese stories to their in-article ads)."""
+    three letters and a space carry, so it counts as :data:`CJK_WEIGHT`. Counted one each,
+    a Sina story of 580 characters (gne-tests) stayed under the floor and kept its
+    "热门推荐" list of other stories, as the demo site's Chinese stories kept their ads."""
     if text.isascii():
         return len(text)
     return len(text) + (CJK_WEIGHT - 1) * len(CJK_CHARS.findall(text))
