@@ -203,7 +203,18 @@ def test_summary_without_the_metadata_peer_has_no_column_for_it() -> None:
     results = {"d": {"ours": _result("ours", 1.0), "trafilatura": _result("trafilatura", 2.0)}}
     lines = format_summary(results).splitlines()
     assert lines[0].count("|") == 5
-    assert lines[-1] == "| trafilatura | 0.500 | 1/1 | 1.00x |"
+    assert lines[-1] == "| trafilatura | 0.500 | — | 1.00x |"
+
+
+def test_a_tie_with_trafilatura_is_no_win() -> None:
+    results = {
+        "tie": {"ours": _result("ours", 1.0, 0.8), "trafilatura": _result("trafilatura", 2.0, 0.8)},
+        "won": {"ours": _result("ours", 1.0, 0.9), "trafilatura": _result("trafilatura", 2.0, 0.8)},
+    }
+    lines = format_summary(results).splitlines()
+    assert "datasets with F1 above trafilatura's" in lines[0]
+    assert "| ours | 0.850 | 1/2 | 0.50x |" in lines
+    assert "| trafilatura | 0.800 | — | 1.00x |" in lines
 
 
 def test_format_table_without_the_reference_leaves_out_the_columns_comparing_with_it() -> None:

@@ -99,7 +99,7 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
     with_row_peer = any(TRAFILATURA_ROW in by_name for by_name in results.values())
     row_header = f" mean CPU time vs {TRAFILATURA_ROW} |" if with_row_peer else ""
     lines = [
-        "| extractor | mean F1 (datasets with truth) | datasets won vs trafilatura | "
+        "| extractor | mean F1 (datasets with truth) | datasets with F1 above trafilatura's | "
         "mean CPU time vs trafilatura |" + row_header,
         "|---|---:|---:|---:|" + ("---:|" if with_row_peer else ""),
     ]
@@ -111,7 +111,8 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
                 continue
             if res.f1 is not None:
                 f1s.append(res.f1)
-                if ref is not None and ref.f1 is not None and res.f1 >= ref.f1:
+                # strictly above: a tie is no win, and trafilatura does not beat itself
+                if ref is not None and ref.f1 is not None and res.f1 > ref.f1:
                     wins += 1
             if (ratio := _ratio(res, ref)) is not None:
                 ratios.append(ratio)
@@ -119,7 +120,8 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
                 row_ratios.append(ratio)
         mean_f1 = f"{sum(f1s) / len(f1s):.3f}" if f1s else "—"
         row = f" {_fmt_ratio(row_ratios)} |" if with_row_peer else ""
-        lines.append(f"| {name} | {mean_f1} | {wins}/{len(f1s)} | {_fmt_ratio(ratios)} |{row}")
+        won = "—" if name == "trafilatura" else f"{wins}/{len(f1s)}"
+        lines.append(f"| {name} | {mean_f1} | {won} | {_fmt_ratio(ratios)} |{row}")
     if with_row_peer:
         lines += [
             "",
