@@ -17,6 +17,8 @@ __all__ = ["ALL_METHODS", "extraction_benchmark", "format_summary", "method_extr
 
 #: methods compared in the table; ``default`` is what a crawl runs
 ALL_METHODS: tuple[str, ...] = ("default", "block_svm", "cevc", "correlativity", "punctuation")
+#: the peer every F1 difference, win and CPU ratio is taken against
+_REFERENCE = "trafilatura"
 
 
 def method_extractor(
@@ -67,7 +69,7 @@ def extraction_benchmark(
             progress=progress(name) if progress else None,
             keep_pages=True,  # for the bootstrap interval of the F1 differences
         )
-    table = format_table(results, reference="trafilatura" if with_peers else "")
+    table = format_table(results, reference=_REFERENCE if with_peers else "")
     summary = format_summary(results)
     return table + "\n" + summary, results
 
@@ -106,7 +108,7 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
     for name in names:
         f1s, wins, ratios, row_ratios = [], 0, [], []
         for by_name in results.values():
-            res, ref = by_name.get(name), by_name.get("trafilatura")
+            res, ref = by_name.get(name), by_name.get(_REFERENCE)
             if res is None:
                 continue
             if res.f1 is not None:
@@ -120,7 +122,7 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
                 row_ratios.append(ratio)
         mean_f1 = f"{sum(f1s) / len(f1s):.3f}" if f1s else "—"
         row = f" {_fmt_ratio(row_ratios)} |" if with_row_peer else ""
-        won = "—" if name == "trafilatura" else f"{wins}/{len(f1s)}"
+        won = "—" if name == _REFERENCE else f"{wins}/{len(f1s)}"
         lines.append(f"| {name} | {mean_f1} | {won} | {_fmt_ratio(ratios)} |{row}")
     if with_row_peer:
         lines += [
@@ -135,7 +137,7 @@ def format_summary(results: dict[str, dict[str, Result]]) -> str:
         ]
         for dataset, by_name in results.items():
             ours = by_name.get("scrapy-denoise")
-            text_only = _ratio(ours, by_name.get("trafilatura"))
+            text_only = _ratio(ours, by_name.get(_REFERENCE))
             row_ratio = _ratio(ours, by_name.get(TRAFILATURA_ROW))
             if text_only is None or row_ratio is None:
                 continue
