@@ -98,3 +98,32 @@ def test_train_command_keeps_progress_off_the_json_report(
     for extra in (["--split", "dev-a"], ["--dataset", "wcxb"]):
         with pytest.raises(SystemExit, match="for train blocks"):
             main(["train", "pages", "--data", str(tmp_path), "--out", str(out), *extra])
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("intercept", float("nan"), "NaN or infinite"),
+        ("intercept", float("inf"), "NaN or infinite"),
+        ("prob_a", float("nan"), "NaN or infinite"),
+        ("gamma", -1.0, "negative"),
+        ("degree", 400, "degree 400"),
+    ],
+)
+def test_loading_rejects_parameters_that_would_score_every_row_alike(
+    field: str, value: float, problem: str, tmp_path: Path
+) -> None:
+    """JSON allows NaN and Infinity: a margin computed from either fails no threshold
+    test loudly, so a corrupt file would judge every page the same way in silence."""
+    x, y = _data()
+    svc = SVC(kernel="poly", degree=3).fit(x, y)
+    data = SvmModel.from_sklearn(svc, feature_names=list("abcd")).to_dict()
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({**data, field: value}))  # json writes NaN / Infinity
+    with pytest.raises(ModelFormatError, match=problem):
+        SvmModel.load(path)
+    support = [list(row) for row in data["support_vectors"]]
+    support[0][0] = float("nan")
+    with pytest.raises(ModelFormatError, match="NaN or infinite"):
+        SvmModel.from_dict({**data, "support_vectors": support})
+    assert SvmModel.from_dict(data).kernel == "poly"  # the untouched file loads

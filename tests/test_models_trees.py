@@ -112,3 +112,22 @@ def test_loading_rejects_other_formats_and_broken_node_references(tmp_path: Path
     with pytest.raises(ModelFormatError, match="not JSON"):
         TreeEnsemble.load(tmp_path / "bad.json")
     assert json.loads(json.dumps(data))["format"] == "scrapy-denoise/trees@1"
+
+
+def test_loading_rejects_nan_thresholds_and_non_finite_values() -> None:
+    """A leaf's threshold is +inf (null in the file); NaN would send every row right."""
+    x, y = _data(9)
+    clf = HistGradientBoostingClassifier(max_iter=3, random_state=0).fit(x, y)
+    data = TreeEnsemble.from_sklearn(clf, feature_names=list("abcde")).to_dict()
+    inner = next(i for i, t in enumerate(data["threshold"]) if t is not None)
+    thresholds = list(data["threshold"])
+    thresholds[inner] = float("nan")
+    with pytest.raises(ModelFormatError, match="threshold is NaN"):
+        TreeEnsemble.from_dict({**data, "threshold": thresholds})
+    values = list(data["value"])
+    values[-1] = float("inf")
+    with pytest.raises(ModelFormatError, match="NaN or infinite"):
+        TreeEnsemble.from_dict({**data, "value": values})
+    with pytest.raises(ModelFormatError, match="NaN or infinite"):
+        TreeEnsemble.from_dict({**data, "baseline": float("nan")})
+    assert TreeEnsemble.from_dict(data).depth == data["depth"]

@@ -551,3 +551,22 @@ def test_train_pages_says_what_a_data_folder_lacks(tmp_path: Path) -> None:
     # the shared data's sites first and in their order (the shipped model is rebuilt as it
     # was), then the others by name
     assert find_sources(tmp_path).sites == ("flink-blog", "zjuvai-blog", "a-site", "b-site")
+
+
+def test_models_of_the_wrong_kind_or_with_broken_metadata_are_named(tmp_path: Path) -> None:
+    """Both kinds share the SVM file format: the error says which kind a file is, and
+    page-model metadata of the wrong type is a format error, not a TypeError."""
+    from scrapy_denoise.methods.block_svm import DEFAULT_MODEL_PATH as BLOCK_MODEL_PATH
+    from scrapy_denoise.methods.block_svm import load_model
+    from scrapy_denoise.models.svm import ModelFormatError
+
+    with pytest.raises(ModelFormatError, match=r"is a page model .*not a block model"):
+        load_model(DEFAULT_MODEL_PATH)
+    with pytest.raises(ModelFormatError, match=r"not a page model.*\(a block model\?\)"):
+        PageSvm(BLOCK_MODEL_PATH).model  # noqa: B018
+    data = json.loads(DEFAULT_MODEL_PATH.read_text())
+    for key, value in (("log_features", 5), ("missing_url", {"url_len": "abc"})):
+        path = tmp_path / f"{key}.json"
+        path.write_text(json.dumps({**data, "metadata": {**data["metadata"], key: value}}))
+        with pytest.raises(ModelFormatError, match="malformed page model metadata"):
+            PageSvm(path).model  # noqa: B018

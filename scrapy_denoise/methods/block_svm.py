@@ -58,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..document import Document
-from ..models.svm import SvmModel
+from ..models.svm import ModelFormatError, SvmModel
 from ..models.trees import TreeEnsemble
 from .base import Extraction
 from .blocks import CJK_CHARS, CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
@@ -168,13 +168,26 @@ class LoadedModel:
 def _columns(model: SvmModel | TreeEnsemble, names: tuple[str, ...], what: str) -> IntArray:
     missing = [name for name in model.feature_names if name not in names]
     if missing:
-        raise ValueError(f"{what} uses features this version does not compute: {missing}")
+        raise ModelFormatError(f"{what} uses features this version does not compute: {missing}")
     return np.asarray([names.index(name) for name in model.feature_names], dtype=np.intp)
 
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> LoadedModel:
     model = SvmModel.load(path)
+    if model.classes[-1:] == ["noise"] and "raw_text_len" in model.feature_names:
+        # both kinds share the SVM file format; say which one this is, not which of its
+        # features are unknown
+        raise ModelFormatError(f"{path} is a page model (DENOISE_PAGE_MODEL), not a block model")
+    try:
+        return _loaded(path, model)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, ModelFormatError):
+            raise
+        raise ModelFormatError(f"{path}: malformed block model metadata: {exc!r}") from exc
+
+
+def _loaded(path: str, model: SvmModel) -> LoadedModel:
     columns = _columns(model, FEATURE_NAMES, path)
     raw: Any = model.metadata.get("context_model")
     context = SvmModel.from_dict(raw) if raw else None
@@ -182,6 +195,8 @@ def _load(path: str) -> LoadedModel:
         _columns(context, CONTEXT_NAMES, f"{path} (context model)") if context else None
     )
     threshold = float(model.metadata.get("threshold", 0.0))
+    if not np.isfinite(threshold):
+        raise ModelFormatError(f"{path}: malformed block model metadata: threshold {threshold}")
     trees: Any = model.metadata.get("boosted")
     boosted = None
     if trees:

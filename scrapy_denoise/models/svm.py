@@ -22,6 +22,9 @@ __all__ = ["FORMAT", "ModelFormatError", "SvmModel"]
 
 FORMAT = "scrapy-denoise/svm@1"
 _KERNELS = ("rbf", "poly", "linear")
+#: a polynomial kernel's degree beyond this overflows float64 on ordinary inputs, and the
+#: margin becomes NaN: a page would then pass every threshold test unjudged
+_MAX_DEGREE = 10
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -173,7 +176,29 @@ class SvmModel:
             raise ModelFormatError("scale/offset do not match the feature count")
         if sv.ndim != 2 or sv.shape[1] != n or model.dual_coef.shape != (sv.shape[0],):
             raise ModelFormatError("support vectors do not match the feature count")
+        problem = model._problem()
+        if problem is not None:
+            raise ModelFormatError(problem)
         return model
+
+    def _problem(self) -> str | None:
+        """What makes the parameters unfit to score with, or None.
+
+        JSON allows ``NaN`` and ``Infinity``, and a margin computed from either is NaN or
+        infinite: no threshold test on it fails loudly, so a tampered or corrupt file
+        would judge every page the same way without a word. It is refused on load.
+        """
+        scalars = (self.gamma, self.coef0, self.intercept, self.prob_a, self.prob_b)
+        arrays = (self.scale, self.offset, self.support_vectors, self.dual_coef)
+        if not all(np.isfinite(v) for v in scalars if v is not None) or not all(
+            np.isfinite(a).all() for a in arrays
+        ):
+            return "malformed model file: a parameter is NaN or infinite"
+        if self.gamma < 0:
+            return f"malformed model file: gamma {self.gamma} is negative"
+        if self.kernel == "poly" and not 1 <= self.degree <= _MAX_DEGREE:
+            return f"malformed model file: degree {self.degree} is not in 1..{_MAX_DEGREE}"
+        return None
 
     @classmethod
     def load(cls, path: str | Path) -> SvmModel:

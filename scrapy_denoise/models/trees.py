@@ -96,6 +96,12 @@ class TreeEnsemble:
         )
         if not (nodes_ok and roots_ok and features_ok) or not 0 <= self.depth <= 64:
             return "node references out of range"
+        # +inf is a leaf's threshold (``null`` in the file); NaN would send every row
+        # right, and a NaN or infinite leaf value or baseline makes every score NaN
+        if np.isnan(self.threshold).any():
+            return "malformed model file: a threshold is NaN"
+        if not (np.isfinite(self.value).all() and np.isfinite(self.baseline)):
+            return "malformed model file: a leaf value or the baseline is NaN or infinite"
         return None
 
     def _heap(self) -> None:

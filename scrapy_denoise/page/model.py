@@ -83,14 +83,24 @@ class PageSvm:
 
     def _prepare(self, model: SvmModel) -> None:
         if list(model.feature_names) != list(FEATURE_NAMES):
-            raise ModelFormatError("the model's features are not the 18 page features")
+            raise ModelFormatError(
+                "not a page model: its features are not the 18 page features"
+                + (" (a block model?)" if model.classes[-1:] == ["main"] else "")
+            )
         if len(model.classes) != 2 or model.classes[1] != "noise":
             raise ModelFormatError(f"not a page model (classes {model.classes})")
         meta = model.metadata
-        logged = set(meta.get("log_features") or ())
+        try:
+            logged = {str(name) for name in meta.get("log_features") or ()}
+            missing = dict(meta.get("missing_url") or {})
+            url_len = float(missing.get("url_len", 0.0))
+            url_depth = float(missing.get("url_depth", 0.0))
+        except (TypeError, ValueError) as exc:
+            raise ModelFormatError(f"malformed page model metadata: {exc}") from exc
+        if not (np.isfinite(url_len) and np.isfinite(url_depth)):
+            raise ModelFormatError("malformed page model metadata: missing_url is not finite")
         self._log = np.asarray([n in logged for n in FEATURE_NAMES])
-        missing = meta.get("missing_url") or {}
-        self._missing = (float(missing.get("url_len", 0.0)), float(missing.get("url_depth", 0.0)))
+        self._missing = (url_len, url_depth)
         # Training range in the (logged) input space: scale * x + offset spans [-1, 1].
         scale, offset = model.scale, model.offset
         nonzero = scale != 0
