@@ -40,6 +40,9 @@ logger = logging.getLogger(__name__)
 _MIN_DATED = 3
 #: non-blank characters of extracted text below which a page is never a duplicate
 DUPLICATE_MIN_CHARS = 100
+#: the two bases of a page fingerprint (:func:`_fingerprint`), FINGERPRINT_BASIS_CHARS long
+_MAIN_BASIS = "main:"
+_PAGE_BASIS = "page:"
 
 
 class Denoiser:
@@ -172,7 +175,12 @@ class Denoiser:
             if count:
                 learner.count_verdict(site, verdict)
             if record and verdict.is_noise:
-                learner.record_fingerprint(doc.url, site, _fingerprint(doc, ""))
+                # A page the rule judged by its changes was fingerprinted on its extracted
+                # text on the visits before: hashed whole now, it would change basis and
+                # never count another change (see _fingerprint).
+                judged_by_changes = verdict.reason == "changing_content"
+                lines = self._method.extract(doc).lines if judged_by_changes else []
+                learner.record_fingerprint(doc.url, site, _fingerprint(doc, lines))
         return verdict
 
     # -- extraction -------------------------------------------------------------------
@@ -228,7 +236,7 @@ class Denoiser:
             lines = kept
         text = "\n".join(lines)
         if learner is not None and learn and doc.url:
-            learner.record_fingerprint(doc.url, site, _fingerprint(doc, text))
+            learner.record_fingerprint(doc.url, site, _fingerprint(doc, extraction.lines))
         return Article(
             url=doc.url,
             text=text,
@@ -263,7 +271,7 @@ class Denoiser:
         lines = without_rule_lines(_without_templates(extracted, units))
         if self.options.line_stats:
             lines = learner.filter_lines(site, lines, learn=count)
-        learner.record_fingerprint(url, site, _fingerprint(doc, "\n".join(lines)))
+        learner.record_fingerprint(url, site, _fingerprint(doc, extracted))
         return verdict
 
     def _template_units(self, doc: Document, site: str, count: bool) -> list[Unit]:
@@ -368,12 +376,21 @@ def _identity(doc: Document, lines: list[str], verdict: PageVerdict) -> str | No
     return _content_hash(f"{doc.head.title or ''}\n{text}")
 
 
-def _fingerprint(doc: Document, main_text: str) -> str:
-    """Hash of the main text, or of all the page's text when extraction found none (index
-    pages, whose changing link lists are exactly what the "changing content" rule needs)."""
-    if not main_text:
-        main_text = "".join(piece for _, piece in doc.iter_text())
-    return _content_hash(main_text)
+def _fingerprint(doc: Document, lines: list[str]) -> str:
+    """What the "changing content" rule compares between visits: a hash of the text the
+    method extracted (``lines``), or of all the page's text when there is none (noise
+    pages, never extracted; index pages, whose changing link lists are exactly what the
+    rule needs), prefixed with which of the two it is (``FINGERPRINT_BASIS_CHARS``).
+
+    The text is taken before site learning: what the site has learned changes between
+    visits (a re-crawl of an unchanged site counted pages learned early as changed), the
+    page need not. And a change of basis is no change: hashed whole as a noise page on one
+    visit and on its extracted text as an article on the next, a page counted a change on
+    each flip, and a page judged noise once by the rule stayed noise for good.
+    """
+    if lines:
+        return _MAIN_BASIS + _content_hash("\n".join(lines))
+    return _PAGE_BASIS + _content_hash("".join(piece for _, piece in doc.iter_text()))
 
 
 def _content_hash(text: str) -> str:

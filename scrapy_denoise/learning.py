@@ -44,6 +44,7 @@ from .store import (
     StoreError,
     TemplateText,
     VerdictCount,
+    content_changed,
     fit_hash,
     score_bucket,
     text_hash,
@@ -186,7 +187,8 @@ class SiteLearner:
         """Count a visit of ``url`` whose main content hashes to ``content_hash``.
 
         Any string identifying the content works; strings over 64 characters are hashed.
-        Returns the URL's history including this visit.
+        A visit counts as a change only when both hashes start with the same basis
+        (:func:`~.store.content_changed`). Returns the URL's history including this visit.
         """
         content_hash = fit_hash(content_hash)
         with self._lock:
@@ -196,7 +198,7 @@ class SiteLearner:
             if before is None:
                 after = PageState(content_hash, 1, 0)
             else:
-                changed = int(before.content_hash != content_hash)
+                changed = int(content_changed(before.content_hash, content_hash))
                 after = PageState(content_hash, before.visits + 1, before.changes + changed)
             self._pages[url] = after
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))

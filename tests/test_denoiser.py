@@ -51,17 +51,53 @@ def test_changing_index_page_is_noise_after_repeated_visits() -> None:
     )
     with Denoiser(options=DenoiseOptions(rules=rules, page_model=None)) as d:
         url = "https://news.example/latest/list.html"
-        reasons = []
-        for visit in range(5):
-            # As the crawl does: classify (fingerprints noise pages), extract article pages.
-            doc = d.load(_index(visit), url)
-            verdict = d.classify_document(doc, record=True)
-            reasons.append(verdict.reason)
-            if not verdict.is_noise:
-                d.extract_document(doc, verdict=verdict)
-    # The page changes on every visit: once three earlier visits all changed, it is noise.
+        reasons = [_crawl_visit(d, _index(visit), url) for visit in range(7)]
+    # The page changes on every visit: once three earlier visits all changed, it is noise,
+    # and stays noise while it keeps changing (judged noise, it is still fingerprinted on
+    # its extracted text, so each visit's change is counted like the ones before).
     assert reasons[:3] == ["article"] * 3
-    assert reasons[-1] == "changing_content"
+    assert reasons[3:] == ["changing_content"] * 4
+
+
+def _crawl_visit(d: Denoiser, html: str, url: str) -> str | None:
+    """As the crawl does: classify (fingerprints noise pages), extract article pages."""
+    doc = d.load(html, url)
+    verdict = d.classify_document(doc, record=True)
+    if not verdict.is_noise:
+        d.extract_document(doc, verdict=verdict)
+    return verdict.reason
+
+
+def test_an_article_updated_twice_is_held_back_only_while_it_keeps_changing() -> None:
+    """Edited on two re-crawls in a row, an article looks like a page that changes on every
+    visit; once a visit finds it unchanged, it is an article again (before, the noise
+    visit hashed the whole page, counted that as one more change, and it stayed noise)."""
+    rules = PageRules(url_patterns=(), shallow_url_depth=None)
+    url = "https://news.example/2024/05/06/storm.html"
+    edits = [ARTICLE.replace("the night", f"the night{' and the day' * n}") for n in range(3)]
+    with Denoiser(options=DenoiseOptions(rules=rules, page_model=None)) as d:
+        reasons = [_crawl_visit(d, page, url) for page in (*edits, edits[2], edits[2])]
+        assert d.learner is not None
+        history = d.learner.page_history(url)
+    assert reasons == ["article", "article", "article", "changing_content", "article"]
+    assert history is not None and (history.visits, history.changes) == (5, 2)
+
+
+def test_a_verdict_that_flips_is_not_a_change_of_content(tmp_path: Path) -> None:
+    """Judged noise, a page is hashed whole; judged an article, on its extracted text: a
+    page that flips between the two has not changed. (Two filters on one store flip it.)"""
+    store = f"sqlite:///{tmp_path / 'state.sqlite3'}"
+    url = "https://news.example/2024/05/06/storm.html"
+    strict = DenoiseOptions(rules=PageRules(min_text_chars=10**6), page_model=None)
+    lenient = DenoiseOptions(rules=PageRules(url_patterns=()), page_model=None)
+    reasons = []
+    for visit in range(4):
+        with Denoiser(store=store, options=strict if visit % 2 else lenient) as d:
+            reasons.append(_crawl_visit(d, ARTICLE, url))
+    with Denoiser(store=store) as d:
+        history = d.learner.page_history(url) if d.learner else None
+    assert reasons == ["article", "little_text", "article", "little_text"]
+    assert history is not None and (history.visits, history.changes) == (4, 0)
 
 
 def test_a_new_denoiser_starts_with_what_an_earlier_one_learned(tmp_path: Path) -> None:

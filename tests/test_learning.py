@@ -258,6 +258,45 @@ def test_a_failed_flush_keeps_the_deltas_for_the_next(
     assert store.load_site(SITE).pages_processed == 3
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    if request.param == "sqlite":
+        with Store.open() as opened:
+            yield opened
+        return
+    with (
+        scratch_database(request.getfixturevalue("postgres_url")) as url,
+        Store.open(url) as opened,
+    ):
+        yield opened
+
+
+@pytest.mark.parametrize("flush_every", [1, 100])  # the store's SQL, the learner's Python
+def test_a_change_of_fingerprint_basis_is_not_a_change_of_content(
+    any_store: Store, flush_every: int
+) -> None:
+    """A page hashed whole as a noise page on one visit and on its extracted text as an
+    article on the next changed verdict, not content; a bare hash (a row from before the
+    bases) has a basis of its own."""
+    learner = SiteLearner(any_store, flush_every=flush_every)
+    url = f"{SITE}/flip"
+
+    def record(content: str) -> tuple[int, int]:
+        history = learner.record_fingerprint(url, SITE, content)
+        return history.visits, history.changes
+
+    assert record("0cc175b9c0f1b6a831c399e269772661") == (1, 0)  # an older row's bare md5
+    assert record("main:aaaa") == (2, 0)
+    assert record("page:bbbb") == (3, 0)
+    assert record("main:aaaa") == (4, 0)
+    assert record("main:cccc") == (5, 1)
+    assert record("main:cccc") == (6, 1)
+    assert record("main:dddd") == (7, 2)
+    learner.close()
+    history = SiteLearner(any_store).page_history(url)
+    assert history is not None and (history.visits, history.changes) == (7, 2)
+
+
 def test_a_flush_commits_counts_and_fingerprints_together_or_not_at_all(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

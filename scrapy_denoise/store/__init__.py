@@ -22,6 +22,7 @@ from .records import (
     TemplateText,
     UpsertCounts,
     VerdictCount,
+    content_changed,
     score_bucket,
 )
 from .store import Store, content_hash, fit_hash, text_hash
@@ -42,6 +43,7 @@ __all__ = [
     "TemplateText",
     "UpsertCounts",
     "VerdictCount",
+    "content_changed",
     "content_hash",
     "fit_hash",
     "redact_url",

@@ -93,6 +93,25 @@ class SiteDelta:
     prune_divisor: int = 100
 
 
+#: A page fingerprint may start with what it hashes, four letters and a colon (``main:``
+#: the text the method extracted, ``page:`` all the page's text; see ``Denoiser``): a page
+#: judged noise on one visit (hashed whole, never extracted) and an article on the next is
+#: not a page whose content changed. A fingerprint without one (older rows, any other
+#: string a caller records) has the empty basis.
+FINGERPRINT_BASIS_CHARS = 5
+
+
+def fingerprint_basis(fingerprint: str) -> str:
+    n = FINGERPRINT_BASIS_CHARS
+    return fingerprint[:n] if fingerprint[n - 1 : n] == ":" else ""
+
+
+def content_changed(before: str, after: str) -> bool:
+    """Does a visit hashing to ``after`` count as a change from one hashing to ``before``?
+    Only when both hash the same thing (the store's upsert says the same in SQL)."""
+    return before != after and fingerprint_basis(before) == fingerprint_basis(after)
+
+
 @dataclass(frozen=True, slots=True)
 class PageVisit:
     """One fetch of a URL and the hash of the main content found there."""

@@ -44,6 +44,7 @@ from sqlalchemy.pool import StaticPool
 from .errors import StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
+    FINGERPRINT_BASIS_CHARS,
     SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
@@ -598,6 +599,12 @@ def _prune(conn: Connection, site_id: int, rc: int, divisor: int) -> int:
 # -- fingerprints -------------------------------------------------------------------
 
 
+def _basis(column: Any) -> Any:
+    """records.fingerprint_basis, in SQL."""
+    n = FINGERPRINT_BASIS_CHARS
+    return case((func.substr(column, n, 1) == ":", func.substr(column, 1, n)), else_="")
+
+
 def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, PageState]:
     site_ids = _site_ids(conn, [v.site for v in visits])
     now = utcnow()
@@ -606,8 +613,13 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
         index_elements=[_PAGES.c.url_hash],
         set_={
             "visits": _PAGES.c.visits + 1,
+            # records.content_changed, in SQL
             "changes": _PAGES.c.changes
-            + case((_PAGES.c.content_hash == ins.excluded.content_hash, 0), else_=1),
+            + case(
+                (_PAGES.c.content_hash == ins.excluded.content_hash, 0),
+                (_basis(_PAGES.c.content_hash) != _basis(ins.excluded.content_hash), 0),
+                else_=1,
+            ),
             "content_hash": ins.excluded.content_hash,
             "last_seen": ins.excluded.last_seen,
         },
