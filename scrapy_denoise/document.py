@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import lxml.etree as etree
 
-from .encoding import decode, normalise_text
+from .encoding import declares_utf16, decode, normalise_text
 
 if TYPE_CHECKING:
     from .metadata import PageMetadata
@@ -810,7 +810,7 @@ def _load_tree(
         if len(body) > max_bytes:
             body = body[:max_bytes]
             warnings.append("truncated")
-        if _looks_binary(body):
+        if _looks_binary(body) and not declares_utf16(body, headers):
             warnings.append("binary")
             return _empty_root(), HeadInfo(), encoding, (), []
         decoded = decode(body, headers)

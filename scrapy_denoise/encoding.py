@@ -20,7 +20,7 @@ import charset_normalizer
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Decoded", "decode", "normalise_text"]
+__all__ = ["Decoded", "declares_utf16", "decode", "normalise_text"]
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -114,7 +114,7 @@ class Decoded:
     error_rate: float = 0.0
 
 
-def _canonical(label: bytes | str | None) -> str | None:
+def _canonical(label: bytes | str | None, *, header: bool = False) -> str | None:
     if not label:
         return None
     if isinstance(label, bytes):
@@ -126,10 +126,29 @@ def _canonical(label: bytes | str | None) -> str | None:
     except LookupError:
         return None
     name = _SUPERSETS.get(name, name)
-    # utf-16 declared inside an 8-bit document is a lie the standard tells us to ignore.
+    # UTF-16 declared inside an 8-bit document is a lie the standard tells us to ignore; in
+    # the HTTP header it is followed, and "utf-16" without a byte order means little-endian
+    # there (WHATWG), which is also what Windows servers send. The standard knows no UTF-32.
+    if header and name.startswith("utf-16"):
+        return "utf-16-le" if name == "utf-16" else name
     if name.startswith("utf-16") or name.startswith("utf-32"):
         return "utf-8"
     return name
+
+
+def _wide_plausible(body: bytes) -> bool:
+    """Could ``body`` (after any BOM) be UTF-16 or UTF-32? Its markup is ASCII, a NUL byte
+    beside each such character: without one in the first bytes, a UTF-16 label or BOM is
+    a lie (a UTF-8 page behind a stray BOM read as UTF-16 is a page of CJK nonsense with
+    no decoding error to show for it)."""
+    return b"\x00" in body[:_SNIFF_BYTES]
+
+
+def declares_utf16(body: bytes, headers: dict[str, str] | None) -> bool:
+    """Does the HTTP header declare UTF-16 for a body that may be it? Its NUL bytes are
+    then text, not a sign of a binary file."""
+    header = _from_header(headers)
+    return header is not None and header.startswith("utf-16") and _wide_plausible(body)
 
 
 def _from_header(headers: dict[str, str] | None) -> str | None:
@@ -139,7 +158,7 @@ def _from_header(headers: dict[str, str] | None) -> str | None:
         if key.lower() == "content-type" and value:
             match = _HEADER_CHARSET.search(value.encode("latin-1", "ignore"))
             if match:
-                return _canonical(match.group(1))
+                return _canonical(match.group(1), header=True)
     return None
 
 
@@ -171,11 +190,19 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
     """
     for bom, name in _BOMS:
         if body.startswith(bom):
-            text, err = _decode_with(body[len(bom) :], name)
-            return Decoded(text, name, "bom", err)
+            rest = body[len(bom) :]
+            if name == "utf-8" or _wide_plausible(rest):
+                text, err = _decode_with(rest, name)
+                if err <= 0.01:
+                    return Decoded(text, name, "bom", err)
+            # A stray BOM ahead of a page in another encoding (four bytes of a UTF-32
+            # mark before a UTF-8 page gave 592 replacement characters, and a stored
+            # article was replaced by them): read the page as if it had none.
+            body = rest
+            break
     candidates: list[tuple[str, str]] = []
     header = _from_header(headers)
-    if header:
+    if header and (not header.startswith("utf-16") or _wide_plausible(body)):
         candidates.append((header, "header"))
     markup = _from_markup(body[:_SNIFF_BYTES])
     if markup and markup != header:
@@ -217,10 +244,17 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
 
 def _utf8_text(body: bytes) -> str | None:
     """``body`` decoded as strict UTF-8, or None when it is not valid UTF-8: the test and
-    the text from one decode (the page was decoded twice before)."""
+    the text from one decode (the page was decoded twice before).
+
+    A character cut short at the very end is left out, not held against the page: a body
+    cut at ``max_bytes``, or by a dropped connection, ends mid-character as often as not,
+    and a 7 MB UTF-8 page declaring windows-1251, cut at 5 MB, came out as mojibake.
+    """
     try:
         return body.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        if exc.reason == "unexpected end of data" and exc.end == len(body):
+            return body[: exc.start].decode("utf-8")
         return None
 
 

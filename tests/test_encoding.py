@@ -3,7 +3,9 @@ from __future__ import annotations
 import codecs
 
 import numpy as np
+import pytest
 
+from scrapy_denoise.document import load_document
 from scrapy_denoise.encoding import _UTF16_SUSPECT, _suspects, decode, normalise_text
 
 
@@ -82,3 +84,50 @@ def test_valid_utf8_beyond_ascii_wins_over_a_legacy_declaration() -> None:
     assert decode(b'<meta charset="iso-8859-1"><p>plain</p>').source == "meta"
     # text in the declared legacy charset is no valid UTF-8 and stays as declared
     assert decode('<meta charset="iso-8859-1"><p>café</p>'.encode("cp1252")).source == "meta"
+
+
+_RUSSIAN = (
+    "<html><head><title>Новости дня</title></head><body><p>"
+    + "Совет директоров утвердил план. " * 40
+    + "</p></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "bom", [codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE]
+)
+def test_a_wide_bom_before_an_8_bit_page_is_a_stray_mark(bom: bytes) -> None:
+    """Four bytes of a UTF-32 mark before a UTF-8 page gave 592 replacement characters; a
+    UTF-16 mark gave CJK nonsense without a single decoding error."""
+    decoded = decode(bom + _RUSSIAN.encode("utf-8"))
+    assert decoded.text == _RUSSIAN
+    assert decoded.encoding == "utf-8" and decoded.error_rate == 0.0
+
+
+def test_a_utf8_page_cut_mid_character_is_still_utf8() -> None:
+    """Cut at DENOISE_MAX_BYTES or by a dropped connection, the last character is half
+    there: the page is still valid UTF-8 up to it, whatever its markup declares."""
+    body = _RUSSIAN.replace("<head>", '<head><meta charset="windows-1251">').encode()
+    cut = body[: body.index("утвердил".encode()) + 1]  # inside the "у"
+    decoded = decode(cut)
+    assert decoded.encoding == "utf-8"
+    assert decoded.text == cut[:-1].decode("utf-8")
+
+
+def test_utf16_in_the_http_header_is_followed_when_the_body_can_be_utf16() -> None:
+    """The standard ignores UTF-16 in a <meta>, not in the header; "utf-16" there is
+    little-endian. A UTF-8 body under the same header is still read as UTF-8."""
+    header = {"Content-Type": "text/html; charset=utf-16"}
+    decoded = decode(_RUSSIAN.encode("utf-16-le"), header)
+    assert (decoded.text, decoded.encoding, decoded.source) == (_RUSSIAN, "utf-16-le", "header")
+    assert decode(_RUSSIAN.encode("utf-8"), header).text == _RUSSIAN
+    meta = _RUSSIAN.replace("<head>", '<head><meta charset="utf-16">').encode("utf-8")
+    assert decode(meta).encoding == "utf-8"
+
+
+def test_a_utf16_page_declared_by_its_header_is_text_not_binary() -> None:
+    body = _RUSSIAN.encode("utf-16-le")
+    header = {"Content-Type": "text/html; charset=utf-16le"}
+    doc = load_document(body, "https://news.example/a.html", header)
+    assert "binary" not in doc.warnings and doc.head.title == "Новости дня"
+    assert "binary" in load_document(body, "https://news.example/a.html").warnings

@@ -126,6 +126,10 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
         b'<html><body><div class="' + b"a" * 1_000_000 + b'">' + _PARA.encode() + b"</div>"
         b'<a href="' + b"x" * 1_000_000 + b'">link</a></body></html>'
     ),
+    # libxml2 parses it in about 0.5 s; lxml's items() read it in 1 s more per method
+    "many-attributes-on-one-tag": lambda: _ARTICLE.replace(
+        "<p>", "<p " + " ".join(f'data-a{i}="{i}"' for i in range(20_000)) + ">", 1
+    ).encode(),
     "deep-divs": lambda: _deep(b"<div>", 100_000),
     "deep-divs-closed-then-text": lambda: (
         b"<html><body><p>before</p>"
