@@ -311,7 +311,13 @@ def test_core_process_logs_reach_this_process(caplog: pytest.LogCaptureFixture) 
 
     with caplog.at_level(logging.DEBUG, logger="scrapy_denoise"):
         run(main)
-    records = [r for r in caplog.records if r.name.startswith("scrapy_denoise.")]
+    # the core's records, not the Scrapy components' (which name the binary page too)
+    records = [
+        r
+        for r in caplog.records
+        if r.name.startswith("scrapy_denoise.")
+        and not r.name.startswith("scrapy_denoise.integration.")
+    ]
     assert records and all(r.process != os.getpid() for r in records)
 
 
@@ -1017,4 +1023,73 @@ def test_log_summary_names_counters() -> None:
     assert "7 article pages" in line
     assert "4 noise pages (url_pattern 3, little_text 1)" in line
     assert "stored 6 new" in line
-    assert "2 errors" in line
+    assert "unchanged; 0 page warnings; 2 errors" in line  # no copies, nothing kept
+
+
+def test_log_summary_accounts_for_every_article_given_to_the_store() -> None:
+    """247 extracted, "5 new, 51 updated, 189 unchanged" did not add up: 2 were copies."""
+    line = summary(
+        {
+            "denoise/items/extracted": 248,
+            "denoise/store/inserted": 5,
+            "denoise/store/updated": 51,
+            "denoise/store/unchanged": 189,
+            "denoise/store/duplicates": 2,
+            "denoise/store/kept_damaged": 1,
+            "denoise/warnings/binary": 3,
+            "denoise/warnings/truncated": 1,
+        }
+    )
+    assert (
+        "stored 5 new, 51 updated, 189 unchanged, 2 copies not stored, 1 kept (damaged page); "
+        "4 page warnings;" in line
+    )
+
+
+def test_a_page_with_load_warnings_is_named_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    """The counters alone never said which page was binary, cut or undecodable."""
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    url = "http://news.example/2024/01/02/scan.html"
+
+    async def main() -> None:
+        try:
+            await classify(mw, html_response(url, b"%PDF-1.7\n" + bytes(range(256)) * 40))
+        finally:
+            await close(crawler)
+
+    with caplog.at_level(logging.INFO, logger="scrapy_denoise"):
+        run(main)
+    assert crawler.stats.get_value("denoise/warnings/binary") == 1
+    assert f"page loaded with warnings (binary): {url}" in caplog.text
+
+
+def test_the_core_is_sent_no_more_of_a_body_than_loading_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 943 MB decompressed body went whole to the core's process to have its first 5 MB
+    read; the one byte over the limit keeps loading's ``truncated`` warning."""
+    sent: list[int] = []
+    real_run = DenoiseRuntime._run
+
+    async def spy(self: DenoiseRuntime, op: str, *args: Any, url: str | None = None) -> Any:
+        sent.append(len(args[0]))
+        return await real_run(self, op, *args, url=url)
+
+    monkeypatch.setattr(DenoiseRuntime, "_run", spy)
+    limit = len(ARTICLE_HTML) // 2
+    crawler = crawler_for(DENOISE_MAX_BYTES=limit, DENOISE_CORE_WORKER="thread")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+    huge = ARTICLE_HTML + b"<p>padding</p>" * 10_000
+
+    async def main() -> None:
+        try:
+            response = await classify(mw, html_response(body=huge))
+            await pipeline.process_item(page_item(response))
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert sent == [limit + 1, limit + 1]
+    assert crawler.stats.get_value("denoise/warnings/truncated") == 1

@@ -851,3 +851,22 @@ def test_creating_a_schema_logs_one_line_of_ours_not_alembics_steps(
     finally:
         alembic_log.setLevel(logging.NOTSET)
     assert alembic_log.level == logging.NOTSET
+
+
+def test_a_damaged_text_is_stored_for_a_new_url_but_never_rewrites_a_stored_one(
+    store: Store,
+) -> None:
+    """A page served broken on a re-crawl (bytes no encoding reads) must not destroy the
+    text an earlier crawl read whole; as a new URL it is still better than nothing."""
+    good = "The council approved the plan on Tuesday after a long debate. " * 5
+    damaged = good[:200] + "\ufffd" * 20  # 20 of 220 characters: 9 %
+    url = "https://n.example/story"
+    assert store.upsert_articles([ArticleRecord(url, SITE, good)]) == UpsertCounts(inserted=1)
+    again = [ArticleRecord(url, SITE, damaged), ArticleRecord(url + "2", SITE, damaged)]
+    assert store.upsert_articles(again) == UpsertCounts(inserted=1, kept_damaged=1)
+    with store.engine.connect() as conn:
+        stored = dict(conn.execute(text("SELECT url, text FROM articles")).tuples().all())
+    assert stored == {url: good, url + "2": damaged}
+    # a few replacement characters in a real text are no damage: the row is rewritten
+    edited = good + " A correction: the vote was seven to two \ufffd."
+    assert store.upsert_articles([ArticleRecord(url, SITE, edited)]) == UpsertCounts(updated=1)

@@ -18,7 +18,7 @@ from scrapy.exceptions import NotConfigured
 from .runtime import DenoiseRuntime
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
@@ -37,6 +37,30 @@ def page_stat(verdict: PageVerdict) -> str:
     return f"denoise/pages/noise/{verdict.reason}" if verdict.is_noise else "denoise/pages/article"
 
 
+#: load warnings that mean text was lost or never there (logged at INFO, the others at
+#: DEBUG: a repaired ``<title>`` or a second copy of the page read once lose nothing)
+_LOSSY_WARNINGS = frozenset({"binary", "empty", "truncated", "undecodable"})
+
+
+def count_warnings(
+    stats: StatsCollector, warnings: Sequence[str], url: str, spider: Spider | None
+) -> None:
+    """Count a page's load warnings under ``denoise/warnings/<kind>`` and say which page
+    had them: the counters alone never told which page was cut, binary or undecodable."""
+    if not warnings:
+        return
+    for warning in warnings:
+        stats.inc_value(f"denoise/warnings/{warning}")
+    level = logging.INFO if _LOSSY_WARNINGS.intersection(warnings) else logging.DEBUG
+    logger.log(
+        level,
+        "page loaded with warnings (%s): %s",
+        ", ".join(warnings),
+        url,
+        extra={"spider": spider},
+    )
+
+
 def _sum(stats: dict[str, Any], prefix: str) -> int:
     return sum(int(v) for k, v in stats.items() if k.startswith(prefix))
 
@@ -51,13 +75,25 @@ def summary(stats: dict[str, Any]) -> str:
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(noise.items(), key=lambda kv: -kv[1]))
     dropped = _sum(stats, "denoise/items/dropped_")
     errors = _sum(stats, "denoise/errors/")
+    warned = _sum(stats, "denoise/warnings/")
+    # the store's outcomes add up to the articles it was given: copies of stored articles
+    # and rows a damaged page did not rewrite are named when there are any
+    extra = "".join(
+        f", {n} {what}"
+        for what, key in (
+            ("copies not stored", "denoise/store/duplicates"),
+            ("kept (damaged page)", "denoise/store/kept_damaged"),
+        )
+        if (n := int(stats.get(key, 0)))
+    )
     return (
         f"Denoise: {int(stats.get('denoise/pages/article', 0))} article pages, "
         f"{sum(noise.values())} noise pages{f' ({reasons})' if reasons else ''}; "
         f"{int(stats.get('denoise/items/extracted', 0))} articles extracted, "
         f"{dropped} items dropped; stored {int(stats.get('denoise/store/inserted', 0))} new, "
         f"{int(stats.get('denoise/store/updated', 0))} updated, "
-        f"{int(stats.get('denoise/store/unchanged', 0))} unchanged; {errors} errors"
+        f"{int(stats.get('denoise/store/unchanged', 0))} unchanged{extra}; "
+        f"{warned} page warnings; {errors} errors"
     )
 
 

@@ -38,7 +38,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from .items import response_headers
-from .logstats import page_stat
+from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
@@ -105,8 +105,7 @@ class PageFilterMiddleware:
         if not verdict.is_noise:
             return response
         # an article's load warnings are counted by the pipeline when it is extracted
-        for warning in warnings:
-            self.stats.inc_value(f"denoise/warnings/{warning}")
+        count_warnings(self.stats, warnings, response.url, self.crawler.spider)
         if self.drop_noise_leaves and request.meta.get(META_LEAF):
             self.stats.inc_value("denoise/pages/dropped_leaf")
             raise IgnoreRequest(f"noise page ({verdict.reason}): {response.url}")

@@ -48,8 +48,9 @@ from scrapy.utils.defer import deferred_from_coro
 
 from ..document import text_chars
 from ..page.verdict import PageVerdict
+from ..store import DAMAGED_SHARE
 from ..store.records import ArticleRecord
-from .logstats import page_stat
+from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 
 if TYPE_CHECKING:
@@ -174,8 +175,7 @@ class DenoisePipeline:
         judged_here = article.verdict if verdict is None else None
         if judged_here is not None:
             self.stats.inc_value(page_stat(judged_here))
-        for warning in article.warnings:
-            self.stats.inc_value(f"denoise/warnings/{warning}")
+        count_warnings(self.stats, article.warnings, url, self.crawler.spider)
         if judged_here is not None and judged_here.is_noise:
             raise self._drop_noise(url, judged_here)
         if article.duplicate_of is not None and self.drop_duplicates:
@@ -355,6 +355,15 @@ class StorePipeline:
         self.stats.inc_value("denoise/store/updated", counts.updated)
         self.stats.inc_value("denoise/store/unchanged", counts.unchanged)
         self.stats.inc_value("denoise/store/duplicates", counts.duplicates)
+        if counts.kept_damaged:
+            self.stats.inc_value("denoise/store/kept_damaged", counts.kept_damaged)
+            logger.warning(
+                "%d stored articles kept as they were: the pages fetched now are damaged "
+                "(over %d %% of their text could not be decoded)",
+                counts.kept_damaged,
+                round(DAMAGED_SHARE * 100),
+                extra={"spider": self.crawler.spider},
+            )
 
     def _done_writing(self, batch: list[ArticleRecord]) -> None:
         self._writing = [b for b in self._writing if b is not batch]

@@ -189,6 +189,13 @@ class DenoiseRuntime:
 
     # -- the core calls the components make -------------------------------------------
 
+    def _cut(self, body: bytes | str) -> bytes | str:
+        """The body as far as loading reads it, plus one byte, so that loading still
+        warns ``truncated``: a 943 MB decompressed body went whole through the pipe to
+        the core's process (1.8 GB there) to have its first 5 MB read."""
+        limit = self.config.max_bytes + 1
+        return body[:limit] if len(body) > limit else body
+
     async def classify(
         self, body: bytes, url: str, headers: dict[str, str] | None
     ) -> tuple[PageVerdict, tuple[str, ...]]:
@@ -196,7 +203,7 @@ class DenoiseRuntime:
         ``truncated``, ...): noise pages never reach extraction, so the middleware is the
         only component that can count theirs."""
         verdict, warnings = await self._run(
-            "classify", body, url, headers, self.config.extract_enabled, url=url
+            "classify", self._cut(body), url, headers, self.config.extract_enabled, url=url
         )
         return verdict, warnings
 
@@ -209,7 +216,7 @@ class DenoiseRuntime:
     ) -> Article:
         # Without a verdict the extraction judges the page, hence reads its history.
         article, relearn_skipped = await self._run(
-            "extract", body, url, headers, verdict, url=url if verdict is None else None
+            "extract", self._cut(body), url, headers, verdict, url=url if verdict is None else None
         )
         if relearn_skipped:
             self.crawler.stats.inc_value("denoise/distributed/relearn_skipped")

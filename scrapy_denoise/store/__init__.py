@@ -25,9 +25,10 @@ from .records import (
     content_changed,
     score_bucket,
 )
-from .store import Store, content_hash, fit_hash, text_hash
+from .store import DAMAGED_SHARE, Store, content_hash, fit_hash, text_hash
 
 __all__ = [
+    "DAMAGED_SHARE",
     "SCORE_BUCKETS",
     "ArticleRecord",
     "BatchState",

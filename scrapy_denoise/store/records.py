@@ -184,6 +184,9 @@ class UpsertCounts:
     unchanged: int = 0
     #: new URLs not stored: their article is stored under another URL of the site
     duplicates: int = 0
+    #: stored URLs left as they were because the new text is damaged (see
+    #: ``Store.upsert_articles``); counted apart from ``unchanged``
+    kept_damaged: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,11 @@ from .records import (
 )
 from .schema import HASH_BYTES, Base, utcnow
 
-__all__ = ["LINE_TEXT_CHARS", "Store", "content_hash", "fit_hash", "text_hash"]
+__all__ = ["DAMAGED_SHARE", "LINE_TEXT_CHARS", "Store", "content_hash", "fit_hash", "text_hash"]
+
+#: share of replacement characters above which a text never rewrites a stored article (the
+#: loader's ``undecodable`` warning is 5 % of the page; any real text has none or a few)
+DAMAGED_SHARE = 0.01
 
 logger = logging.getLogger(__name__)
 
@@ -279,7 +283,13 @@ class Store:
     def upsert_articles(self, articles: Sequence[ArticleRecord]) -> UpsertCounts:
         """Insert new URLs, rewrite those whose content hash changed, count the rest; a
         new URL whose ``identity`` an article of its site already has is left out and
-        counted in ``duplicates`` (see :func:`_without_copies`)."""
+        counted in ``duplicates`` (see :func:`_without_copies`).
+
+        A text of which over :data:`DAMAGED_SHARE` is replacement characters (bytes no
+        encoding could read) is stored for a new URL but never rewrites a stored one
+        (``kept_damaged``): a page served broken on a re-crawl must not destroy what an
+        earlier crawl read whole.
+        """
         for article in articles:
             for name in ("published", "fetched_at"):
                 value = getattr(article, name)
@@ -719,7 +729,7 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
     kept = _without_copies(conn, articles, site_ids)
     duplicates = len(articles) - len(kept)
     articles = kept
-    inserted = updated = unchanged = 0
+    inserted = updated = unchanged = kept_damaged = 0
     now = utcnow()
     ins = _insert(conn, _ARTICLES)
     insert_new = ins.on_conflict_do_nothing(index_elements=[_ARTICLES.c.url_hash]).returning(
@@ -777,9 +787,12 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             }
             changed: list[dict[str, Any]] = []
             identified: list[dict[str, Any]] = []
+            damaged = 0
             for h, row in sorted(rest.items()):
                 content, identity = stored.get(h, (None, None))
-                if content != row["content_hash"]:
+                if content != row["content_hash"] and _damaged(row["text"]):
+                    damaged += 1
+                elif content != row["content_hash"]:
                     changed.append({f"b_{k}": v for k, v in row.items() if k != "url"})
                 elif row["identity_hash"] not in (None, identity):
                     identified.append({"b_url_hash": h, "b_identity_hash": row["identity_hash"]})
@@ -788,8 +801,13 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             if identified:
                 conn.execute(reidentify, identified)
             updated += len(changed)
-            unchanged += len(rest) - len(changed)
-    return UpsertCounts(inserted, updated, unchanged, duplicates)
+            kept_damaged += damaged
+            unchanged += len(rest) - len(changed) - damaged
+    return UpsertCounts(inserted, updated, unchanged, duplicates, kept_damaged)
+
+
+def _damaged(text: str) -> bool:
+    return text.count("\ufffd") > DAMAGED_SHARE * len(text)
 
 
 def _without_copies(
