@@ -870,3 +870,21 @@ def test_a_damaged_text_is_stored_for_a_new_url_but_never_rewrites_a_stored_one(
     # a few replacement characters in a real text are no damage: the row is rewritten
     edited = good + " A correction: the vote was seven to two \ufffd."
     assert store.upsert_articles([ArticleRecord(url, SITE, edited)]) == UpsertCounts(updated=1)
+
+
+def test_an_article_under_its_directory_index_file_is_the_same_row(store: Store) -> None:
+    """Met first under ``/post/index.html``, an article edited later was a second row and
+    the ``/post/`` row kept the old text (a re-crawling user's daily crawls)."""
+    alias, real = "https://n.example/post/index.html", "https://n.example/post/"
+    assert store.upsert_articles([ArticleRecord(alias, SITE, "first text", identity="i1")]) == (
+        UpsertCounts(inserted=1)
+    )
+    edited = [ArticleRecord(alias, SITE, "edited text", identity="i2")]
+    assert store.upsert_articles(edited) == UpsertCounts(updated=1)
+    again = [ArticleRecord(real, SITE, "edited text", identity="i2")]
+    assert store.upsert_articles(again) == UpsertCounts(unchanged=1)
+    assert _stored_urls(store) == [real]
+    # another index file is another page only in its directory
+    other = [ArticleRecord("https://n.example/post/index.php?id=2", SITE, "x", identity="i3")]
+    assert store.upsert_articles(other) == UpsertCounts(inserted=1)
+    assert _stored_urls(store) == [real, "https://n.example/post/?id=2"]

@@ -17,9 +17,11 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import replace
 from itertools import zip_longest
 from types import TracebackType
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy import (
     Connection,
@@ -41,6 +43,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
 
+from ..page.features import INDEX_FILE
 from .errors import StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
@@ -60,7 +63,15 @@ from .records import (
 )
 from .schema import HASH_BYTES, Base, utcnow
 
-__all__ = ["DAMAGED_SHARE", "LINE_TEXT_CHARS", "Store", "content_hash", "fit_hash", "text_hash"]
+__all__ = [
+    "DAMAGED_SHARE",
+    "LINE_TEXT_CHARS",
+    "Store",
+    "content_hash",
+    "fit_hash",
+    "stored_url",
+    "text_hash",
+]
 
 #: share of replacement characters above which a text never rewrites a stored article (the
 #: loader's ``undecodable`` warning is 5 % of the page; any real text has none or a few)
@@ -297,7 +308,8 @@ class Store:
                     raise ValueError(f"{name} of {article.url} must be timezone-aware")
         if not articles:
             return UpsertCounts()
-        return self._run(lambda conn: _upsert_articles(conn, articles), write=True, what="save")
+        keyed = [replace(a, url=stored_url(a.url)) for a in articles]
+        return self._run(lambda conn: _upsert_articles(conn, keyed), write=True, what="save")
 
     # -- reports --------------------------------------------------------------------
 
@@ -804,6 +816,20 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             kept_damaged += damaged
             unchanged += len(rest) - len(changed) - damaged
     return UpsertCounts(inserted, updated, unchanged, duplicates, kept_damaged)
+
+
+def stored_url(url: str) -> str:
+    """The URL an article is stored under: its own, but for a final directory index file
+    (``/post/index.html`` is ``/post/``), which names the same page on every server.
+
+    Met under both, one article was two rows once edited: the alias, crawled first, was
+    taken for a copy of the stored row while the text was the same, so the real URL was
+    dropped as the copy of the alias; once the text changed, the alias was a new row and
+    the real one kept the old text.
+    """
+    parts = urlsplit(url)
+    path = INDEX_FILE.sub("/", parts.path)
+    return url if path == parts.path else urlunsplit(parts._replace(path=path))
 
 
 def _damaged(text: str) -> bool:
