@@ -865,7 +865,7 @@ def test_a_damaged_text_is_stored_for_a_new_url_but_never_rewrites_a_stored_one(
     again = [ArticleRecord(url, SITE, damaged), ArticleRecord(url + "2", SITE, damaged)]
     assert store.upsert_articles(again) == UpsertCounts(inserted=1, kept_damaged=1)
     with store.engine.connect() as conn:
-        stored = dict(conn.execute(text("SELECT url, text FROM articles")).tuples().all())
+        stored = {u: t for u, t in conn.execute(text("SELECT url, text FROM articles"))}
     assert stored == {url: good, url + "2": damaged}
     # a few replacement characters in a real text are no damage: the row is rewritten
     edited = good + " A correction: the vote was seven to two \ufffd."
