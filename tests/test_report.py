@@ -282,7 +282,7 @@ def test_summary_text_lists_sites_and_counts(tmp_path: Path) -> None:
     seen = articles + sum(noise.values())
     assert (a.pages_seen, a.article_pages, a.noise_pages) == (seen, articles, seen - articles)
     assert a.noise_by_reason() == sorted(noise.items(), key=lambda kv: -kv[1])
-    assert f"pages seen               {seen} ({articles} article pages" in text
+    assert f"pages judged             {seen} ({articles} article pages" in text
     by_reason = ", ".join(f"{r} {n}" for r, n in sorted(noise.items(), key=lambda kv: -kv[1]))
     assert f"noise pages by reason    {by_reason}" in text
     per_bucket: dict[int, list[int]] = {}

@@ -1,7 +1,8 @@
 """``scrapy-denoise summary``: what a crawl decided and learned about each site, from the
 store alone.
 
-Per site: pages seen (the page filter's verdicts: article pages and noise pages by reason),
+Per site: pages judged (the page filter's verdicts, one per visit over every crawl: article
+pages and noise pages by reason),
 pages learned from (the line statistics' RC), URLs fingerprinted and their visits, articles
 stored, templates learned, the most frequent lines (the site's common noise), and charts of
 the page filter's scores (article vs noise), noise pages by reason, articles over time and
@@ -302,9 +303,9 @@ def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
 
 def _verdict_lines(r: SiteReport) -> list[str]:
     if not r.verdicts:
-        return [f"  pages seen               {NO_VERDICTS}"]
+        return [f"  pages judged             {NO_VERDICTS}"]
     out = [
-        f"  pages seen               {r.pages_seen} ({r.article_pages} article pages, "
+        f"  pages judged             {r.pages_seen} ({r.article_pages} article pages, "
         f"{r.noise_pages} noise pages)"
     ]
     reasons = r.noise_by_reason()
@@ -363,7 +364,7 @@ def _site_html(r: SiteReport) -> str:
     tiles: list[tuple[object, str]] = []
     if r.verdicts:
         tiles += [
-            (r.pages_seen, "pages seen (page filter)"),
+            (r.pages_seen, "pages judged (page filter, every visit)"),
             (r.article_pages, "article pages"),
             (r.noise_pages, "noise pages"),
         ]
@@ -452,7 +453,7 @@ def _reasons_table(r: SiteReport) -> str:
         )
     return (
         '<div class="reasons"><div class="caption">noise pages by reason '
-        f"({r.noise_pages} of {r.pages_seen} pages seen)</div>"
+        f"({r.noise_pages} of {r.pages_seen} pages judged)</div>"
         "<table><thead><tr><th>reason</th><th class=n>pages</th><th class=n>of seen</th>"
         f"<th>meaning</th></tr></thead><tbody>{body}</tbody></table></div>"
     )
@@ -485,7 +486,7 @@ def render_summary_html(sites: Iterable[SiteReport], *, store_url: str = "") -> 
 <body>
 <header><h1>What the crawl decided and learned</h1>
 <div class="sub">{_e(store_url)}: {_plural(len(sites), "site")},
-{totals["seen"]} pages seen, {totals["pages"]} learned from, {totals["articles"]} articles,
+{totals["seen"]} pages judged, {totals["pages"]} learned from, {totals["articles"]} articles,
 {totals["templates"]} templates</div></header>
 <main>{body}</main>
 </body>
