@@ -430,6 +430,19 @@ def _bench_crawl(args: argparse.Namespace) -> int:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     data = Path(args.data)
+    out = Path(args.out)
+    if args.what == "pages" and (args.dataset or args.split != "dev"):
+        raise SystemExit(
+            "scrapy-denoise train: --dataset and --split are for train blocks; train pages "
+            "reads every labelled page"
+        )
+    # Checked before minutes of training, not when the model is written (OSError: one line).
+    if out.is_dir():
+        raise IsADirectoryError(f"--out {out} is a directory; give the model file's path")
+    if not out.parent.is_dir():
+        raise FileNotFoundError(f"--out {out}: no directory {out.parent}")
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise PermissionError(f"--out {out}: not writable")
 
     # Progress goes to stderr like every long command's: stdout is the JSON training report.
     def progress(line: str) -> None:
@@ -440,21 +453,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
         from .models.train_blocks import train_blocks
 
         report = train_blocks(
-            data,
-            Path(args.out),
-            seed=args.seed,
-            progress=progress,
-            datasets=args.dataset,
-            split=args.split,
+            data, out, seed=args.seed, progress=progress, datasets=args.dataset, split=args.split
         )
     else:
-        if args.dataset or args.split != "dev":
-            raise SystemExit(
-                "--dataset and --split are for train blocks; train pages reads every labelled page"
-            )
         from .models.train_pages import train_pages
 
-        report = train_pages(data, Path(args.out), seed=args.seed, progress=progress)
+        report = train_pages(data, out, seed=args.seed, progress=progress)
     print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
     return 0
 
@@ -693,6 +697,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, StoreError) as error:
         # A missing file, an unreachable URL or a store that cannot be opened is the
         # user's to fix, and the message says what it is; a traceback would bury it.
+        print(f"scrapy-denoise {args.command}: {error}", file=sys.stderr)
+        return 1
+    except ValueError as error:
+        # So is a malformed data zip, or data too thin to train on (TrainingDataError is a
+        # DatasetFormatError): the message names the zip, the line and what is wrong.
+        from .evaluation.datasets import DatasetFormatError
+
+        if not isinstance(error, DatasetFormatError):
+            raise
         print(f"scrapy-denoise {args.command}: {error}", file=sys.stderr)
         return 1
 

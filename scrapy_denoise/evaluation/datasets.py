@@ -22,6 +22,14 @@ leans on them. ``dev-a`` and ``dev-b`` split every dataset's development pages i
 another stable hash (:func:`dev_half`): train on one (``train blocks --split dev-a``),
 score on the other (``eval --split dev-b``), and on the development pages of the datasets
 never trained on, and nothing held out is read while choosing.
+
+Malformed zips
+--------------
+The readers also read users' own training data (docs/training.md), so every index line is
+checked as it streams past: a missing key, a value of the wrong JSON type, a line that is
+not a JSON object, a member the line names but the zip lacks, or a repeated id raises
+:class:`DatasetFormatError` naming the zip, the member and the line. The checks are a few
+type comparisons per line, next to the JSON parse that reads it.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ __all__ = [
     "HOLDOUT_SHARE",
     "SPLITS",
     "TRAIN_SPLITS",
+    "DatasetFormatError",
     "Page",
     "SitePage",
     "Split",
@@ -51,6 +60,7 @@ __all__ = [
     "extract_www",
     "extraction_zip",
     "extraction_zips",
+    "has_page_types",
     "has_truth",
     "holdout",
     "in_split",
@@ -78,6 +88,56 @@ _WWW = "www/"
 _PAGE_KEYS = frozenset(
     {"id", "dataset", "url", "lang", "encoding", "charset_declared", "html", "text"}
 )
+
+_NULL = type(None)
+_Keys = dict[str, tuple[bool, tuple[type, ...]]]
+# What each index line must give (key: required, the JSON types allowed): the keys the
+# readers use, so that a wrong one fails here with its line and not deep in a caller.
+# Types are compared exactly (``type(v) in allowed``): a JSON ``true`` is no id.
+_INDEX_TYPES: _Keys = {
+    "id": (True, (str, int)),
+    "dataset": (True, (str,)),
+    "html": (True, (str,)),
+    "text": (False, (str, _NULL)),
+    "url": (False, (str, _NULL)),
+    "lang": (False, (str, _NULL)),
+    "encoding": (False, (str, _NULL)),
+    "charset_declared": (False, (str, _NULL)),
+}
+_SITE_TYPES: _Keys = {
+    "path": (True, (str,)),
+    "file": (True, (str,)),
+    "kind": (True, (str,)),
+    "noise_type": (False, (str, _NULL)),
+    "truth_path": (False, (str, _NULL)),
+    "note": (False, (str, _NULL)),
+}
+_TRUTH_TYPES: _Keys = {
+    "truth_path": (False, (str, _NULL)),
+    "title": (False, (str, _NULL)),
+    "date": (False, (str, _NULL)),
+    "author": (False, (str, list, _NULL)),
+    "authors": (False, (str, list, _NULL)),
+}
+_JSON_NAMES: dict[type, str] = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+    _NULL: "null",
+}
+
+
+class DatasetFormatError(ValueError):
+    """A data zip that does not follow the documented layout (docs/training.md).
+
+    The message names the zip, the member and the line, and says what is wrong, e.g.
+    ``my-data/extraction/news.zip: index.jsonl line 7: missing key "html"``: users train
+    on zips of their own, and a ``KeyError: 'html'`` from deep inside training names
+    neither the file nor the line to fix. The command line prints it as one line.
+    """
 
 
 def shared_data_dir() -> Path | None:
@@ -178,42 +238,141 @@ class Page:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _iter_index(archive: zipfile.ZipFile, member: str) -> Iterator[dict[str, Any]]:
-    with archive.open(member) as handle:
-        for raw in handle:
-            if raw.strip():
-                yield json.loads(raw)
+@contextmanager
+def _open(zip_path: str | Path) -> Iterator[zipfile.ZipFile]:
+    """The zip, or a DatasetFormatError when the file is not one (a missing file stays an
+    OSError, which says so itself)."""
+    try:
+        archive = zipfile.ZipFile(zip_path)
+    except zipfile.BadZipFile as error:
+        raise DatasetFormatError(f"{zip_path}: not a readable zip file") from error
+    with archive:
+        yield archive
+
+
+def _no_index(archive: zipfile.ZipFile, zip_path: str | Path, member: str) -> DatasetFormatError:
+    """Why ``member`` is missing, in the terms of the likely mistake: the other kind of
+    zip, or a folder zipped with its name around the files."""
+    names = archive.namelist()
+    other, kind = (_SITE_INDEX, "a site") if member == _INDEX else (_INDEX, "an extraction")
+    nested = next((n for n in names if n.endswith("/" + member)), None)
+    if not names:
+        why = "the zip is empty"
+    elif other in names:
+        why = f"it has {other}, so it is {kind} zip (docs/training.md)"
+    elif nested is not None:
+        why = f"found {nested}: zip the folder's contents, not the folder"
+    else:
+        why = "see docs/training.md for the layout"
+    return DatasetFormatError(f"{zip_path}: no {member}: {why}")
+
+
+def _rows(
+    archive: zipfile.ZipFile,
+    zip_path: str | Path,
+    member: str,
+    keys: _Keys,
+    unique: str | None = None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line of ``member`` with its number (from 1), checked against
+    ``keys``; ``unique`` names a key no two lines may share (a page's id or path)."""
+    try:
+        handle = archive.open(member)
+    except KeyError:
+        raise _no_index(archive, zip_path, member) from None
+    seen: dict[str, int] = {}
+    number = 0
+
+    def fail(problem: str) -> DatasetFormatError:
+        # formatted only on failure: the lines that pass cost a few type checks each
+        return DatasetFormatError(f"{zip_path}: {member} line {number}: {problem}")
+
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw)
+            except json.JSONDecodeError as error:
+                raise fail(f"not JSON ({error.msg} at column {error.colno})") from error
+            except UnicodeDecodeError as error:
+                raise fail("not UTF-8 text") from error
+            if type(row) is not dict:
+                raise fail(f"the line is {_JSON_NAMES[type(row)]}, not a JSON object")
+            for key, (required, allowed) in keys.items():
+                if key not in row:
+                    if required:
+                        raise fail(f'missing key "{key}"')
+                elif type(row[key]) not in allowed:
+                    wanted = " or ".join(_JSON_NAMES[t] for t in allowed)
+                    raise fail(f'"{key}" must be {wanted}, not {_JSON_NAMES[type(row[key])]}')
+            if unique is not None:
+                first = seen.setdefault(str(row[unique]), number)
+                if first != number:
+                    raise fail(
+                        f"{unique} {json.dumps(row[unique])} is also on line {first} "
+                        f"({unique}s must be unique within the zip)"
+                    )
+            yield number, row
+
+
+def _member(archive: zipfile.ZipFile, zip_path: str | Path, name: str, where: str) -> bytes:
+    """The bytes of member ``name``, which line ``where`` of an index named."""
+    try:
+        return archive.read(name)
+    except KeyError:
+        problem = f'member "{name}" is not in the zip'
+        raise DatasetFormatError(f"{zip_path}: {where}: {problem}") from None
+    except zipfile.BadZipFile as error:
+        raise DatasetFormatError(f"{zip_path}: {name}: {error}") from error
 
 
 def _selected(
-    archive: zipfile.ZipFile, split: Split, limit: int | None
-) -> Iterator[dict[str, Any]]:
+    archive: zipfile.ZipFile,
+    zip_path: str | Path,
+    split: Split,
+    limit: int | None,
+    name: str | None = None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
     if limit is not None and limit < 0:
         raise ValueError("limit must be >= 0")
     taken = 0
-    for row in _iter_index(archive, _INDEX):
+    for number, row in _rows(archive, zip_path, _INDEX, _INDEX_TYPES, unique="id"):
         if limit is not None and taken >= limit:
             return
-        if in_split(str(row["id"]), str(row["dataset"]), split):
+        if name is not None and row["dataset"] != name:
+            raise DatasetFormatError(
+                f'{zip_path}: {_INDEX} line {number}: "dataset" is '
+                f'{json.dumps(row["dataset"])}, not the zip\'s name "{name}" (with the id, '
+                "it decides which pages are held out)"
+            )
+        if in_split(str(row["id"]), row["dataset"], split):
             taken += 1
-            yield row
+            yield number, row
 
 
 def iter_pages(
-    zip_path: str | Path, *, split: Split = "all", limit: int | None = None
+    zip_path: str | Path,
+    *,
+    split: Split = "all",
+    limit: int | None = None,
+    name: str | None = None,
 ) -> Iterator[Page]:
     """Stream the pages of ``extraction/NAME.zip`` in index order.
 
     ``limit`` counts pages *after* the split filter, so ``limit=100, split="dev"`` gives 100
-    dev pages. Only one page's HTML is in memory at a time.
+    dev pages. Only one page's HTML is in memory at a time. With ``name`` (training does
+    it), every line's ``dataset`` must be that name: the hold-out hashes ``dataset/id``, so
+    a stray value would move pages across it in silence. Evaluation leaves it out, so a
+    renamed copy of a zip still scores. Raises :class:`DatasetFormatError` (module doc).
     """
-    with zipfile.ZipFile(zip_path) as archive:
-        for row in _selected(archive, split, limit):
-            html = archive.read(row["html"])
+    with _open(zip_path) as archive:
+        for number, row in _selected(archive, zip_path, split, limit, name):
+            html = _member(archive, zip_path, row["html"], f"{_INDEX} line {number}")
             extra = {k: v for k, v in row.items() if k not in _PAGE_KEYS}
             yield Page(
                 id=str(row["id"]),
-                dataset=str(row["dataset"]),
+                dataset=row["dataset"],
                 url=row.get("url"),
                 lang=row.get("lang"),
                 encoding=row.get("encoding"),
@@ -226,14 +385,23 @@ def iter_pages(
 
 def count_pages(zip_path: str | Path, *, split: Split = "all", limit: int | None = None) -> int:
     """How many pages :func:`iter_pages` will yield, reading only the index (for progress)."""
-    with zipfile.ZipFile(zip_path) as archive:
-        return sum(1 for _ in _selected(archive, split, limit))
+    with _open(zip_path) as archive:
+        return sum(1 for _ in _selected(archive, zip_path, split, limit))
 
 
 def has_truth(zip_path: str | Path) -> bool:
     """Whether any page of the dataset has a non-empty true text (reads only the index)."""
-    with zipfile.ZipFile(zip_path) as archive:
-        return any((row.get("text") or "").strip() for row in _iter_index(archive, _INDEX))
+    with _open(zip_path) as archive:
+        rows = _rows(archive, zip_path, _INDEX, _INDEX_TYPES, unique="id")
+        return any((row.get("text") or "").strip() for _, row in rows)
+
+
+def has_page_types(zip_path: str | Path) -> bool:
+    """Whether any page of the dataset has a ``page_type`` key (reads only the index): the
+    page model trains on such zips (docs/training.md)."""
+    with _open(zip_path) as archive:
+        rows = _rows(archive, zip_path, _INDEX, _INDEX_TYPES, unique="id")
+        return any("page_type" in row for _, row in rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,28 +443,33 @@ def _authors(meta: dict[str, Any]) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
+def _truth(archive: zipfile.ZipFile, zip_path: str | Path, name: str, where: str) -> str:
+    try:
+        return _member(archive, zip_path, name, where).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DatasetFormatError(f"{zip_path}: {name}: not UTF-8 text") from error
+
+
 def iter_site_pages(zip_path: str | Path, *, with_html: bool = True) -> Iterator[SitePage]:
     """Stream every page listed in a site zip's ``pages.jsonl``, truth attached.
 
     ``with_html=False`` skips reading page bytes (``html`` is then ``b""``) for callers that
     only need the labels, e.g. to score a crawl whose output is already in a database.
     """
-    with zipfile.ZipFile(zip_path) as archive:
+    with _open(zip_path) as archive:
         # a site labelled for the page filter alone needs no truth (docs/training.md)
         has_truth = _TRUTH_INDEX in archive.namelist()
-        meta_by_truth = {
-            row["truth_path"]: row
-            for row in (_iter_index(archive, _TRUTH_INDEX) if has_truth else ())
-            if row.get("truth_path")
-        }
-        for row in _iter_index(archive, _SITE_INDEX):
+        truth_rows = _rows(archive, zip_path, _TRUTH_INDEX, _TRUTH_TYPES) if has_truth else ()
+        meta_by_truth = {row["truth_path"]: row for _, row in truth_rows if row.get("truth_path")}
+        for number, row in _rows(archive, zip_path, _SITE_INDEX, _SITE_TYPES, unique="path"):
+            where = f"{_SITE_INDEX} line {number}"
             truth_path = row.get("truth_path")
             meta = meta_by_truth.get(truth_path, {}) if truth_path else {}
-            truth = archive.read(truth_path).decode("utf-8") if truth_path else None
+            truth = _truth(archive, zip_path, truth_path, where) if truth_path else None
             yield SitePage(
                 path=row["path"],
                 file=row["file"],
-                html=archive.read(_WWW + row["file"]) if with_html else b"",
+                html=_member(archive, zip_path, _WWW + row["file"], where) if with_html else b"",
                 kind=row["kind"],
                 noise_type=row.get("noise_type"),
                 truth=truth,
@@ -317,7 +490,7 @@ def extract_www(zip_path: str | Path, dest: str | Path) -> Path:
     dest = Path(dest)
     root = dest.resolve()
     root.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(zip_path) as archive:
+    with _open(zip_path) as archive:
         for info in archive.infolist():
             if not info.filename.startswith(_WWW) or info.is_dir():
                 continue

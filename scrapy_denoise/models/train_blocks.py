@@ -8,7 +8,7 @@ A block's *own* text (its text minus that of nested blocks, as the features see 
 tokenised like the evaluation metric (``\\w+`` runs, each CJK character one token). With
 4 tokens or more, its *match* is the share of its 4-token shingles that occur in the page's
 true text; with 1–3 tokens, the match is 1 when that exact token sequence occurs in the true
-text and 0 otherwise. A block is **main text** when its match is at least
+text and 0 otherwise; with none, 0. A block is **main text** when its match is at least
 :data:`POSITIVE_MATCH` and **noise** when at most :data:`NEGATIVE_MATCH`; blocks in between
 mix both and are left out of training, as are pages whose truth is empty.
 
@@ -186,7 +186,7 @@ import numpy.typing as npt
 
 from ..document import load_document
 from ..encoding import decode
-from ..evaluation.datasets import TRAIN_SPLITS, TrainSplit
+from ..evaluation.datasets import TRAIN_SPLITS, DatasetFormatError, TrainSplit
 from ..methods.block_svm import one_blas_thread
 from ..methods.blocks import CONTEXT_NAMES, FEATURE_NAMES, compute_blocks, context_features
 from .svm import SvmModel
@@ -199,6 +199,7 @@ __all__ = [
     "POSITIVE_MATCH",
     "SHIPPED_DATASETS",
     "PageExamples",
+    "TrainingDataError",
     "block_matches",
     "fit_boosted",
     "page_examples",
@@ -272,6 +273,14 @@ _CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-
 
 FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[str], Any]
+
+
+class TrainingDataError(DatasetFormatError):
+    """Well-formed data that cannot train a model: no page with a true text, too few pages
+    of a class for cross-validation. The message says what was found, so the user knows
+    what to add; a subclass of :class:`DatasetFormatError` because to the command line it
+    is the same kind of failure, the data's, reported in one line.
+    """
 
 
 def _tokenize(text: str) -> list[str]:
@@ -368,6 +377,24 @@ def truth_datasets(data_dir: str | Path) -> list[str]:
     return sorted(path.stem for path in folder.glob("*.zip") if has_truth(path))
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What training read of one dataset: its pages in the split, those with a true text
+    (the ones used), and the held-out pages it never read."""
+
+    name: str
+    split: str
+    pages: int
+    with_text: int
+    held_out: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.name}: {self.with_text} of {self.pages} {self.split} pages with a true "
+            f"text, {self.held_out} held out"
+        )
+
+
 def collect(
     data_dir: str | Path,
     *,
@@ -384,26 +411,42 @@ def collect(
     Only the dev split is read (:func:`~scrapy_denoise.evaluation.datasets.holdout`): the
     held-out pages of every dataset stay unseen, so that the benchmark can score them.
     """
+    return _collect(data_dir, datasets, limit=limit, progress=progress, split=split)[0]
+
+
+def _collect(
+    data_dir: str | Path,
+    datasets: Iterable[str] | None,
+    *,
+    limit: int | None,
+    progress: Progress,
+    split: TrainSplit,
+) -> tuple[list[PageExamples], list[_Read]]:
+    """:func:`collect`, and what it read of each dataset. Every index line's ``dataset``
+    must be the zip's name (:func:`~scrapy_denoise.evaluation.datasets.iter_pages`)."""
     if split not in TRAIN_SPLITS:
         raise ValueError(f"split must be one of {', '.join(TRAIN_SPLITS)}, not {split!r}")
-    from ..evaluation.datasets import iter_pages
+    from ..evaluation.datasets import count_pages, iter_pages
 
     out: list[PageExamples] = []
+    reads: list[_Read] = []
     for name in truth_datasets(data_dir) if datasets is None else datasets:
         path = Path(data_dir) / "extraction" / f"{name}.zip"
         if not path.is_file():
             raise FileNotFoundError(f"no dataset {name!r}: {path} does not exist")
         start = time.process_time()
-        count = 0
-        for page in iter_pages(path, split=split, limit=limit):
+        count = read = 0
+        for page in iter_pages(path, split=split, limit=limit, name=name):
+            read += 1
             if not (page.text or "").strip():
                 continue
             out.append(
                 page_examples(page.html, page.text or "", page_id=page.id, dataset=page.dataset)
             )
             count += 1
-        progress(f"{name}: {count} {split} pages ({time.process_time() - start:.0f} s CPU)")
-    return out
+        reads.append(_Read(name, split, read, count, count_pages(path, split="holdout")))
+        progress(f"{reads[-1]} ({time.process_time() - start:.0f} s CPU)")
+    return out, reads
 
 
 def _sample(
@@ -455,6 +498,10 @@ def _fit_svm(
     same sidebar), which new sites do not share. Ungrouped, the search chose C = 4 and the
     largest gamma of the grid, and that model lost 4.6 F1 points on held-out google-trends
     pages against the previous model.
+
+    A grouped fold needs a page of each class to test on, so with fewer pages giving
+    blocks of a class than ``folds`` (a small data folder of one's own) the search uses
+    that many folds and says so; with fewer than two it cannot cross-validate at all.
     """
     from sklearn.model_selection import GridSearchCV, StratifiedGroupKFold
     from sklearn.svm import SVC
@@ -470,6 +517,18 @@ def _fit_svm(
                    replace=False)
         for c in (0, 1)
     ]))  # fmt: skip
+    main_pages, noise_pages = (len(np.unique(groups[rows][y[rows] == c])) for c in (1, 0))
+    if min(main_pages, noise_pages) < 2:
+        raise TrainingDataError(
+            f"{what}: cross-validation needs main-text and noise blocks from at least 2 "
+            f"pages each; {main_pages} pages give main-text blocks, {noise_pages} noise blocks"
+        )
+    if min(main_pages, noise_pages) < folds:
+        progress(
+            f"{what}: {main_pages} pages give main-text blocks, {noise_pages} noise blocks: "
+            f"{min(main_pages, noise_pages)}-fold CV instead of {folds}-fold"
+        )
+        folds = min(main_pages, noise_pages)
     start = time.process_time()
     search = GridSearchCV(
         SVC(kernel="rbf", cache_size=500),
@@ -502,6 +561,28 @@ def _fit_svm(
     return model, report
 
 
+def _crossfit_groups(pages: Sequence[PageExamples], cross_fit: int) -> list[int]:
+    """Each page's cross-fitting group, by a stable hash of its dataset and id.
+
+    A group's margins come from a model fitted on the other groups, so those must hold
+    blocks of both classes; with a handful of pages they may not, and the fit would fail
+    deep in numpy or sklearn, so a :class:`TrainingDataError` says what was found.
+    """
+    group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
+    ys = [labels(page.match) for page in pages]
+    for g in range(cross_fit):
+        outside = [y for y, k in zip(ys, group, strict=True) if k != g]
+        if not all(any((y == c).any() for y in outside) for c in (0, 1)):
+            main, noise = (sum(bool((y == c).any()) for y in ys) for c in (1, 0))
+            raise TrainingDataError(
+                f"too few pages to train on: {len(pages)} pages with a true text, {main} with "
+                f"main-text blocks and {noise} with noise blocks; training fits on {cross_fit} "
+                "groups of them (by a hash of the id) and needs both kinds of block outside "
+                "each group, so add pages (a dozen or more with a true text)"
+            )
+    return group
+
+
 #: C and gamma candidates (gamma in units of 1 / number of features)
 GRID_C = [1.0, 4.0, 16.0]
 GRID_GAMMA = [0.25, 0.5, 1.0]
@@ -529,6 +610,7 @@ def fit_model(
     *cross-fitted*: the pages are split into ``cross_fit`` groups (stable hash), and each
     group is scored by a first-stage model fitted without it.
     """
+    group = _crossfit_groups(pages, cross_fit)
     names = list(features)
     columns = [FEATURE_NAMES.index(name) for name in names]
     matrices = [page.features[:, columns] for page in pages]
@@ -542,7 +624,6 @@ def fit_model(
     )  # fmt: skip
     from sklearn.svm import SVC
 
-    group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
     # Scoring every block of every page three times costs more than all the fitting; the
     # context model needs only ``context_pages`` pages' worth of examples.
     scored = sorted(rng.choice(len(pages), min(context_pages, len(pages)), replace=False))
@@ -636,7 +717,7 @@ def fit_boosted(
         x = np.concatenate([m[y >= 0] for (m, _), y in zip(rows, ys, strict=True)])
         return x, np.concatenate([y[y >= 0] for y in ys])
 
-    group = [int(_stable_unit(f"crossfit/{p.dataset}/{p.page_id}") * cross_fit) for p in pages]
+    group = _crossfit_groups(pages, cross_fit)
     contexts: list[FloatArray] = [np.zeros((0, len(CONTEXT_NAMES)))] * len(pages)
     for g in range(cross_fit):
         x, y = labelled([(m, p) for m, p, k in zip(matrices, pages, group, strict=True) if k != g])
@@ -702,13 +783,37 @@ def train_blocks(
     of the same format) into ``out_path``, from the dev pages of ``datasets`` (default:
     every dataset there with truth).
 
+    ``datasets`` are read once each and by name, whatever order they are given in: the
+    pages' order is the sample's, and ``--dataset web --dataset news`` must write what
+    ``--dataset news --dataset web`` does. By name is also the order without ``datasets``
+    (:func:`truth_datasets`) and that of ``make models``, so the shipped file stays what
+    the command wrote.
+
     Returns the report numbers (examples, CV accuracy, chosen C/gamma, support vectors,
-    file size), which are also stored in the model's metadata.
+    file size, which are also stored in the model's metadata), the pages held out and the
+    blocks of each label (``training_data``; ``left_out``: between the two thresholds).
+    Raises :class:`TrainingDataError` when the pages read cannot train a model.
     """
     start = time.process_time()
     available = truth_datasets(data_dir)
-    names = available if datasets is None else list(datasets)
-    pages = collect(data_dir, datasets=names, progress=progress, split=split)
+    names = available if datasets is None else sorted(set(datasets))
+    if not names:
+        raise TrainingDataError(
+            f"no page to train on: no extraction/NAME.zip under {data_dir} has a page with "
+            "a true text (docs/training.md)"
+        )
+    pages, reads = _collect(data_dir, names, limit=None, progress=progress, split=split)
+    if not pages:
+        raise TrainingDataError("no page to train on: " + "; ".join(str(read) for read in reads))
+    data = training_data(pages)
+    held_out = sum(read.held_out for read in reads)
+    counts = {k: data[k] for k in ("pages", "blocks", "main", "noise")}
+    counts["left_out"] = data["blocks"] - data["main"] - data["noise"]
+    progress(
+        f"training data: {data['pages']} pages ({held_out} held out), {data['blocks']} "
+        f"blocks: {data['main']} main text, {data['noise']} noise, "
+        f"{counts['left_out']} left out (between the two)"
+    )
     metadata: dict[str, Any] = {
         "method": "block_svm",
         "paper": "template-and-block-svm-denoising.txt §5-6",
@@ -729,7 +834,7 @@ def train_blocks(
         ),
         "seed": seed,
         "pages": len(pages),
-        "training_data": training_data(pages),
+        "training_data": data,
     }
     model, report = fit_model(
         pages, features=features, per_class=per_class, seed=seed, progress=progress,
@@ -749,6 +854,8 @@ def train_blocks(
     model.save(out)
     report.update(
         pages=len(pages),
+        held_out=held_out,
+        training_data=counts,
         path=str(out),
         bytes=out.stat().st_size,
         cpu_seconds=round(time.process_time() - start, 1),

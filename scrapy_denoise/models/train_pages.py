@@ -60,8 +60,15 @@ first (0.996), and the crawl tests stored the same rows of both sites as before.
 Your own pages (``--data`` pointed at a folder of your own, ``docs/training.md``): every
 ``sites/NAME.zip`` and every ``extraction/NAME.zip`` whose pages carry a ``page_type`` is
 read (:func:`find_sources`), the shared data's names first and in the order above, so the
-shipped model is rebuilt as it was. Cross-validation groups pages by site; a folder of one
-site has one group, so its pages are then folded one by one instead.
+shipped model is rebuilt as it was. A page whose type is missing or not in
+:data:`PAGE_TYPE_LABELS` (a site page whose ``kind`` is not ``article`` or ``noise``, a
+noise page without a known ``noise_type``) is skipped, never guessed, and the skipped
+pages are counted by reason in the progress output and the summary. Cross-validation
+groups pages by site; with fewer than :data:`_FOLDS` groups (a folder of one site or a
+few), or when a class's pages come from so few sites that a fold by site would train
+without any of them, pages are folded one by one instead, as the progress output says.
+Training needs :data:`_FOLDS` pages of each class outside the hold-out, else
+:class:`~.train_blocks.TrainingDataError` says what was found.
 
 Feature vectors are cached as JSON under the system temp folder, keyed by the feature code
 and the data files, because extracting ~3,000 pages takes a while and training does not.
@@ -73,7 +80,7 @@ import hashlib
 import json
 import os
 import tempfile
-import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +96,7 @@ from ..page.features import FEATURE_NAMES, PageFeatures, page_features
 from ..page.model import PageSvm
 from ..page.rules import PageRules, apply_rules
 from .svm import SvmModel
+from .train_blocks import TrainingDataError
 
 __all__ = [
     "PAGE_TYPE_LABELS",
@@ -150,7 +158,10 @@ _SITE_HOST = "http://127.0.0.1"
 #: features that are counts or lengths: log-scaled before the [-1, 1] scaling
 _LOG_FEATURES = tuple(n for n in FEATURE_NAMES if n != "text_ratio")
 _URL_FEATURES = ("url_len", "url_depth")
-_CACHE_VERSION = 3
+#: 4: the cache holds the skipped pages' counts too
+_CACHE_VERSION = 4
+#: cross-validation folds of the page SVM, and so the fewest pages of each class it needs
+_FOLDS = 5
 #: the operating point: the SVM may lose at most 1 % of the (out-of-fold) article pages
 TARGET_ARTICLE_RECALL = 0.99
 #: when choosing the operating point, a site counts as at most this many pages, so the two
@@ -205,20 +216,17 @@ def _ordered(preferred: Sequence[str], found: Iterable[str]) -> tuple[str, ...]:
     return (*(p for p in preferred if p in present), *sorted(present - set(preferred)))
 
 
-def _has_page_types(zip_path: Path) -> bool:
-    with zipfile.ZipFile(zip_path) as archive, archive.open("index.jsonl") as index:
-        return any(b'"page_type"' in line for line in index)
-
-
 def find_sources(data_dir: str | Path) -> Sources:
     """The labelled zips under ``data_dir``: the shared data's (:data:`_SITES`,
     :data:`_EXTRACTION`) first and in that order, then any other, by name."""
+    from ..evaluation.datasets import has_page_types
+
     data_dir = Path(data_dir)
     sites = _ordered(_SITES, (p.stem for p in (data_dir / "sites").glob("*.zip")))
     extraction = {p.stem: p for p in (data_dir / "extraction").glob("*.zip")}
     typed = _ordered(
         _EXTRACTION,
-        (n for n, p in extraction.items() if n in _EXTRACTION or _has_page_types(p)),
+        (n for n, p in extraction.items() if n in _EXTRACTION or has_page_types(p)),
     )
     if not sites and not typed:
         raise FileNotFoundError(
@@ -275,34 +283,90 @@ def _labelled(
     )
 
 
-def _extract(data_dir: Path, sources: Sources, progress: Progress) -> list[LabelledPage]:
+def _site_page_type(kind: str, noise_type: str | None) -> tuple[str | None, str]:
+    """A site page's type, or None and why it is skipped: an article has no noise type,
+    and a noise page needs one of :data:`PAGE_TYPE_LABELS`."""
+    if kind == "article":
+        if noise_type is None:
+            return "article", ""
+        return None, f"article with noise_type {json.dumps(noise_type, ensure_ascii=False)}"
+    if kind != "noise":
+        return None, f"kind {json.dumps(kind, ensure_ascii=False)}"
+    if noise_type is None:
+        return None, "noise page without noise_type"
+    if noise_type == "article" or noise_type not in PAGE_TYPE_LABELS:
+        return None, f"noise_type {json.dumps(noise_type, ensure_ascii=False)}"
+    return noise_type, ""
+
+
+def _extraction_page_type(value: Any) -> tuple[str | None, str]:
+    """An extraction page's type, or None and why it is skipped (no ``page_type``, or one
+    :data:`PAGE_TYPE_LABELS` does not know: ``"Article"`` is not guessed to be one)."""
+    if value is None:
+        return None, "no page_type"
+    if not isinstance(value, str) or value not in PAGE_TYPE_LABELS:
+        return None, f"page_type {json.dumps(value, ensure_ascii=False)}"
+    return value, ""
+
+
+#: pages skipped by zip (``sites/NAME.zip``, ``extraction/NAME.zip``), then by reason
+_Skipped = dict[str, dict[str, int]]
+
+
+def _extract(
+    data_dir: Path, sources: Sources, progress: Progress
+) -> tuple[list[LabelledPage], _Skipped]:
+    """The labelled pages, and the pages skipped for a missing or unknown type."""
     from ..evaluation.datasets import holdout, iter_pages, iter_site_pages
 
     pages: list[LabelledPage] = []
+    skipped: _Skipped = {}
     for site in sources.sites:
+        reasons: Counter[str] = Counter()
         for sp in iter_site_pages(data_dir / "sites" / f"{site}.zip"):
-            page_type = sp.noise_type or sp.kind
+            page_type, why = _site_page_type(sp.kind, sp.noise_type)
+            if page_type is None:
+                reasons[why] += 1
+                continue
             pages.append(
                 _labelled(site, sp.path, site, page_type, False, sp.html, _site_url(sp.path))
             )
+        if reasons:
+            skipped[f"sites/{site}.zip"] = dict(reasons.most_common())
         progress(f"features: {site} done ({len(pages)} pages)")
     for name in sources.typed:
-        for page in iter_pages(data_dir / "extraction" / f"{name}.zip"):
+        reasons = Counter()
+        for page in iter_pages(data_dir / "extraction" / f"{name}.zip", name=name):
+            page_type, why = _extraction_page_type(page.extra.get("page_type"))
+            if page_type is None:
+                reasons[why] += 1
+                continue
             url = page.url or ""
             domain = page.extra.get("domain") or urlsplit(url).hostname or page.id
             group = _gne_group(page.id) if name == "gne-tests" else f"{name}:{domain}"
-            page_type = str(page.extra.get("page_type") or "article")
             held = holdout(page.id, page.dataset)
             pages.append(_labelled(name, page.id, group, page_type, held, page.html, url))
+        if reasons:
+            skipped[f"extraction/{name}.zip"] = dict(reasons.most_common())
         progress(f"features: {name} done ({len(pages)} pages)")
     for name in sources.articles:
-        for page in iter_pages(data_dir / "extraction" / f"{name}.zip", split="holdout"):
+        path = data_dir / "extraction" / f"{name}.zip"
+        for page in iter_pages(path, split="holdout", name=name):
             if (page.text or "").strip():
                 pages.append(
                     _labelled(name, page.id, name, "article", True, page.html, page.url or "")
                 )
         progress(f"features: {name} held-out articles done ({len(pages)} pages)")
-    return pages
+    return pages, skipped
+
+
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """What :func:`collect_pages` gives, with the sources read and the pages skipped."""
+
+    sources: Sources
+    pages: list[LabelledPage]
+    skipped: _Skipped
 
 
 def collect_pages(
@@ -310,24 +374,34 @@ def collect_pages(
 ) -> list[LabelledPage]:
     """Every labelled page of the training sources (:func:`find_sources`), and the
     held-out articles of :data:`_ARTICLE_DATASETS`, with their features (cached under
-    /tmp)."""
+    /tmp). Pages of a missing or unknown type are skipped (module doc)."""
+    return _pool(data_dir, progress=progress, cache=cache).pages
+
+
+def _pool(data_dir: str | Path, *, progress: Progress, cache: bool = True) -> _Pool:
     data_dir = Path(data_dir)
     sources = find_sources(data_dir)
     key = _cache_key(data_dir, sources)
     path = Path(tempfile.gettempdir()) / f"scrapy-denoise-page-features-{key}.json"
     if cache and path.is_file():
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        return [LabelledPage(**{**r, "features": tuple(r["features"])}) for r in rows]
-    pages = _extract(data_dir, sources, progress)
-    if cache:
+        cached = json.loads(path.read_text(encoding="utf-8"))
+        pages = [LabelledPage(**{**r, "features": tuple(r["features"])}) for r in cached["pages"]]
+        skipped: _Skipped = cached["skipped"]
+    else:
+        pages, skipped = _extract(data_dir, sources, progress)
+    if cache and not path.is_file():
         tmp = path.with_suffix(f".{os.getpid()}.tmp")  # helpers may build it concurrently
-        tmp.write_text(
-            json.dumps(
-                [{f: getattr(p, f) for f in LabelledPage.__dataclass_fields__} for p in pages]
-            )
-        )
+        rows = [{f: getattr(p, f) for f in LabelledPage.__dataclass_fields__} for p in pages]
+        tmp.write_text(json.dumps({"pages": rows, "skipped": skipped}))
         tmp.replace(path)
-    return pages
+    # said on every run, cached or not: the user's data is what needs fixing
+    for zip_name, reasons in skipped.items():
+        counts = ", ".join(f"{why} ({n})" for why, n in reasons.items())
+        progress(
+            f"{zip_name}: {sum(reasons.values())} pages skipped: {counts}; "
+            f"known page types: {', '.join(PAGE_TYPE_LABELS)}"
+        )
+    return _Pool(sources, pages, skipped)
 
 
 # -- transform and fitting ---------------------------------------------------------------
@@ -382,15 +456,26 @@ def _grid(kernel: str) -> list[dict[str, Any]]:
 
 
 def _folds(
-    y: npt.NDArray[np.int64], groups: Sequence[str], seed: int, n_splits: int = 5
+    y: npt.NDArray[np.int64], groups: Sequence[str], seed: int, progress: Progress
 ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+    """:data:`_FOLDS` folds by site, or by page when sites cannot make them: fewer sites
+    than folds (one site of one's own), or a class's pages on so few sites that a fold
+    would train without any of them (the SVM cannot fit one class)."""
     from sklearn.model_selection import StratifiedGroupKFold
 
-    if len(set(groups)) < n_splits:
-        # one site of one's own: nothing to hold out but its pages, one by one
-        groups = [str(i) for i in range(len(y))]
-    splitter = StratifiedGroupKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-    return list(splitter.split(np.zeros(len(y)), y, groups))
+    splitter = StratifiedGroupKFold(n_splits=_FOLDS, shuffle=True, random_state=seed)
+    sites = len(set(groups))
+    if sites >= _FOLDS:
+        folds = list(splitter.split(np.zeros(len(y)), y, groups))
+        lacking = {c for train, _ in folds for c in (0, 1) if not (y[train] == c).any()}
+        if not lacking:
+            return folds
+        why = f"the {' and '.join(('article', 'noise')[c] for c in sorted(lacking))} pages "
+        why += "come from too few sites"
+    else:
+        why = f"{sites} site{'s' if sites != 1 else ''} (groups)"
+    progress(f"cv: {why} for {_FOLDS} folds by site: pages are folded one by one")
+    return list(splitter.split(np.zeros(len(y)), y, [str(i) for i in range(len(y))]))
 
 
 def _scores(
@@ -490,6 +575,7 @@ def _fit(
     log: bool = True,
     target_recall: float = TARGET_ARTICLE_RECALL,
     held_out: str = "none",
+    read: str = "",
 ) -> _Fit:
     """Grid search by grouped CV, refit on all of ``pages``, then the operating point.
 
@@ -499,10 +585,18 @@ def _fit(
     ``prob_b`` moves the sigmoid's midpoint onto that threshold, so the classifier's
     ``score >= 0.5`` is the chosen operating point and the score stays monotone in the
     margin. The unshifted Platt parameters are kept in the metadata.
+
+    Cross-validation needs :data:`_FOLDS` pages of each class; with fewer,
+    :class:`TrainingDataError` says how many were found, after ``read`` (what the pages
+    were drawn from, for that message).
     """
     x_raw, y = _matrix(pages), _labels(pages)
-    if len(set(y.tolist())) < 2:
-        raise ValueError("training needs both article and noise pages")
+    noise, article = int(y.sum()), int(len(y) - y.sum())
+    if min(noise, article) < _FOLDS:
+        raise TrainingDataError(
+            f"the page model needs at least {_FOLDS} article and {_FOLDS} noise pages to "
+            f"cross-validate; found {article} article and {noise} noise pages{read}"
+        )
     has_url = x_raw[:, FEATURE_NAMES.index("url_len")] > 0
     missing_url = {
         n: float(np.median(x_raw[has_url, FEATURE_NAMES.index(n)])) if has_url.any() else 0.0
@@ -512,7 +606,7 @@ def _fit(
     scale, offset = _minmax(x)
     z = x * scale + offset
     groups = [p.group for p in pages]
-    folds = _folds(y, groups, seed)
+    folds = _folds(y, groups, seed, progress)
     w = _weights(y, groups, None)
     best: dict[str, tuple[float, dict[str, Any], dict[str, float], FloatArray]] = {}
     for k in dict.fromkeys((kernel, *compare)):
@@ -595,25 +689,42 @@ def train_pages(
     """Train the page SVM on all labelled pages outside the md5 hold-out; write the model.
 
     Both kernels are cross-validated (the paper's polynomial one and RBF) so the model file
-    records how they compared; ``kernel`` is the one shipped. Returns a summary (counts,
-    chosen parameters, CV scores, operating margin, support vectors).
+    records how they compared; ``kernel`` is the one shipped. Returns a summary (pages of
+    each class, held out, of types not used, skipped by zip and reason; chosen parameters,
+    CV scores, operating margin, support vectors). Raises :class:`TrainingDataError` when
+    there are too few pages of a class (:func:`_fit`).
     """
-    typed = find_sources(data_dir).typed
-    pages = collect_pages(data_dir, progress=progress)
-    train = _training_pages(pages)
+    pool = _pool(data_dir, progress=progress)
+    typed = pool.sources.typed
+    train = _training_pages(pool.pages)
+    y = _labels(train)
+    noise, article = int(y.sum()), int(len(y) - y.sum())
+    held = sum(p.holdout and p.label is not None and p.source in typed for p in pool.pages)
+    not_used = Counter(
+        p.page_type for p in pool.pages if p.label is None and p.source not in pool.sources.articles
+    )
+    skipped = sum(n for reasons in pool.skipped.values() for n in reasons.values())
+    read = (
+        f" (of {len(train) + held + not_used.total() + skipped} pages read: {held} held out, "
+        f"{not_used.total()} of types not used, {skipped} skipped)"
+    )
+    progress(f"training on {article} article and {noise} noise pages{read}")
     other = "rbf" if kernel == "poly" else "poly"
     held_out = f"the md5 hold-out of {' and '.join(typed)} (datasets.holdout)" if typed else "none"
     fit = _fit(
-        train, seed=seed, kernel=kernel, progress=progress, compare=(other,), held_out=held_out
-    )
+        train, seed=seed, kernel=kernel, progress=progress, compare=(other,), held_out=held_out,
+        read=read,
+    )  # fmt: skip
     fit.model.metadata["training_data"] = training_data(train)
     fit.model.save(out_path)
-    y = _labels(train)
     summary = {
         "path": str(out_path),
         "pages": len(train),
-        "noise_pages": int(y.sum()),
-        "article_pages": int(len(y) - y.sum()),
+        "noise_pages": noise,
+        "article_pages": article,
+        "held_out": held,
+        "types_not_used": dict(sorted(not_used.items())),
+        "skipped": pool.skipped,
         "kernel": kernel,
         "params": fit.model.metadata["params"],
         "cv": fit.cv,
