@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,16 +50,46 @@ _LOOKS_LIKE_HOST = re.compile(
 def _read_source(source: str, url: str | None) -> tuple[bytes, dict[str, str] | None, str]:
     """The page ``extract`` and ``report`` read: (body, response headers, the page's URL)
     from an http(s) URL or a file; ``url`` (``--url``) overrides the URL either way."""
+    from http.client import HTTPException
     from urllib.request import Request, urlopen
 
     if source.startswith(("http://", "https://")):
         request = Request(source, headers={"User-Agent": _USER_AGENT})
-        with urlopen(request, timeout=30) as resp:
-            return resp.read(), dict(resp.headers.items()), url or source
+        try:
+            with urlopen(request, timeout=30) as resp:
+                body, headers = resp.read(), dict(resp.headers.items())
+        except (HTTPException, ValueError) as error:
+            # a malformed response or redirect (a bad status line, a body cut short, an
+            # invalid URL to follow): one line like any other failed fetch
+            raise ConnectionError(
+                f"cannot fetch {source}: {type(error).__name__}: {error}"
+            ) from error
+        return _decompressed(body, headers), headers, url or source
     path = Path(source)
     if not path.exists() and _LOOKS_LIKE_HOST.match(source):
         raise FileNotFoundError(f"no file {source!r}; for a URL, give its scheme: http://{source}")
     return path.read_bytes(), None, url or path.resolve().as_uri()
+
+
+def _decompressed(body: bytes, headers: dict[str, str]) -> bytes:
+    """The body a server compressed without being asked (urllib asks for none), as a
+    crawl's HttpCompressionMiddleware would give it; read up to ``DEFAULT_MAX_BYTES`` and
+    one byte more, as loading would, so a compression bomb stays small."""
+    encoding = next((v for k, v in headers.items() if k.lower() == "content-encoding"), "")
+    encoding = encoding.strip().lower()
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        return body
+    from .document import DEFAULT_MAX_BYTES
+
+    limit = DEFAULT_MAX_BYTES + 1
+    try:
+        # wbits 47: gzip or zlib by the header; raw deflate (some servers) as a fallback
+        return zlib.decompressobj(47).decompress(body, limit)
+    except zlib.error:
+        try:
+            return zlib.decompressobj(-15).decompress(body, limit)
+        except zlib.error:
+            return body  # loading reports what it is (binary)
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:

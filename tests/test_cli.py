@@ -3,6 +3,7 @@ clear refusals."""
 
 from __future__ import annotations
 
+import gzip
 import http.server
 import json
 import threading
@@ -317,3 +318,56 @@ def test_extract_fetches_a_url_as_scrapy_denoise(
     assert article["duplicate_of"] is None
     # urllib's own "Python-urllib/3.x" is refused by many sites
     assert agents and all(agent.startswith("scrapy-denoise/") for agent in agents)
+
+
+@pytest.fixture
+def odd_server() -> Iterator[str]:
+    """Responses a real server sends now and then: compressed unasked, malformed, cut."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path == "/bad-status":
+                self.wfile.write(b"HTTP/1.1 OK-ish\r\n\r\n")
+                return
+            body = gzip.compress(HTML.encode()) if self.path == "/gzip" else HTML.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            if self.path == "/gzip":
+                self.send_header("Content-Encoding", "gzip")
+            # /cut promises more than it sends
+            extra = 1000 if self.path == "/cut" else 0
+            self.send_header("Content-Length", str(len(body) + extra))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_extract_reads_a_page_compressed_unasked(
+    odd_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", f"{odd_server}/gzip", "--json"]) == 0
+    article = json.loads(capsys.readouterr().out)
+    assert STORY[1] in article["text"] and article["warnings"] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "says"), [("/bad-status", "BadStatusLine"), ("/cut", "Incomplete")]
+)
+def test_a_malformed_response_is_one_line_not_a_traceback(
+    odd_server: str, path: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", f"{odd_server}{path}"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"scrapy-denoise extract: cannot fetch {odd_server}{path}: ")
+    assert says in err and len(err.strip().splitlines()) == 1
