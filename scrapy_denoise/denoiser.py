@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -50,15 +51,20 @@ class Denoiser:
 
     ``store`` is where learned site state lives: ``None`` keeps it in memory for this
     object's lifetime, a database URL (``sqlite:///file.db``, ``postgresql+psycopg://...``)
-    shares it between runs and processes, ``False`` disables site learning entirely (single
-    page methods only).
+    or a path to a SQLite file (a :class:`~pathlib.Path`) shares it between runs and
+    processes, ``False`` disables site learning entirely (single page methods only). A
+    Denoiser with a store cannot be used after :meth:`close`: what it learned then would
+    be lost without a word.
+
+    Only a page with an absolute http(s) URL belongs to a site: without one (``None``, a
+    relative path) it is read as a single page, and teaches no site anything.
     """
 
     def __init__(
         self,
         method: str | None = None,
         *,
-        store: str | Store | bool | None = None,
+        store: str | os.PathLike[str] | Store | bool | None = None,
         options: DenoiseOptions | None = None,
         **overrides: Any,
     ) -> None:
@@ -72,18 +78,29 @@ class Denoiser:
         self._classifier = PageClassifier(opts.rules, _page_model(opts.page_model))
         self._learner: SiteLearner | None = None
         self._owns_store = False
+        self._closed = False
         if store is not False and (opts.templates or opts.line_stats):
             self._learner = self._open_learner(store)
 
-    def _open_learner(self, store: str | Store | bool | None) -> SiteLearner:
+    def _open_learner(self, store: str | os.PathLike[str] | Store | bool | None) -> SiteLearner:
         from .learning import SiteLearner
         from .store import Store
 
         if isinstance(store, Store):
             store_obj = store
-        else:
+        elif store is None or store is True or isinstance(store, str):
             store_obj = Store.open(store if isinstance(store, str) else None)
             self._owns_store = True
+        elif isinstance(store, os.PathLike):
+            store_obj = Store.open(f"sqlite:///{os.fspath(store)}")
+            self._owns_store = True
+        else:
+            # an int or a list used to give an in-memory store, and a crawl's learning
+            # was lost at exit
+            raise TypeError(
+                "store must be a database URL, a path to a SQLite file, a Store, None "
+                f"(in memory) or False (no site learning), not {type(store).__name__}"
+            )
         return SiteLearner(
             store_obj,
             owner=self.options.owner,
@@ -137,11 +154,12 @@ class Denoiser:
         classifies a page and then extracts it should pass the verdict to
         :meth:`extract_document` so it is counted once.
         """
+        self._check_open()
         learner = self._learner
         history = learner.page_history(doc.url) if learner and doc.url else None
         by_links = self.options.rules.navigation_min_links is not None
         links = None
-        site = learner.site_key(doc.url) if learner is not None and doc.url else ""
+        site = learner.site_key(doc.url) if learner is not None else ""
         # Only where the site has shown that its articles carry dates we can find: on a site
         # whose dates we miss, every article would look like a site page. Its pages that
         # passed the filter with a date show it, and so do links from content to URLs that
@@ -214,6 +232,7 @@ class Denoiser:
     def extract_document(
         self, doc: Document, *, learn: bool = True, verdict: PageVerdict | None = None
     ) -> Article:
+        self._check_open()
         opts = self.options
         learner = self._learner
         if verdict is None:
@@ -230,12 +249,12 @@ class Denoiser:
         removed_templates = len(extraction.lines) - len(lines)
         lines = without_rule_lines(lines)
         removed_lines = 0
-        if learner is not None and opts.line_stats and doc.url:
+        if learner is not None and opts.line_stats and site:
             kept = learner.filter_lines(site, lines, learn=count)
             removed_lines = len(lines) - len(kept)
             lines = kept
         text = "\n".join(lines)
-        if learner is not None and learn and doc.url:
+        if learner is not None and learn and site:
             learner.record_fingerprint(doc.url, site, _fingerprint(doc, extraction.lines))
         return Article(
             url=doc.url,
@@ -255,7 +274,7 @@ class Denoiser:
         )
 
     def learn(
-        self, body: bytes | str, url: str, headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None, headers: dict[str, str] | None = None
     ) -> PageVerdict:
         """Update the site's learned state from a page without extracting it."""
         doc = self.load(body, url, headers)
@@ -263,7 +282,11 @@ class Denoiser:
         learner = self._learner
         if learner is None or (self.options.skip_noise_pages and verdict.is_noise):
             return verdict
+        # the loaded URL: an invalid one is dropped there, as extract and classify read it
+        url = doc.url
         site = learner.site_key(url)
+        if not site:
+            return verdict
         extracted = self._method.extract(doc).lines
         identity = _identity(doc, extracted, verdict)
         count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
@@ -278,7 +301,7 @@ class Denoiser:
         """The page's units that are its site's common noise, after counting the page in
         the template batch when ``count``; none without a learner, URL or templates."""
         learner = self._learner
-        if learner is None or not self.options.templates or not doc.url:
+        if learner is None or not self.options.templates or not site:
             return []
         units = page_units(doc, learner.template_params)
         if count:
@@ -297,7 +320,7 @@ class Denoiser:
         or an earlier crawl met).
         """
         learner = self._learner
-        if learner is None or identity is None:
+        if learner is None or identity is None or not site:
             return None
         return learner.first_url(site, identity, doc.url)
 
@@ -315,16 +338,26 @@ class Denoiser:
     # -- lifecycle --------------------------------------------------------------------
 
     def flush(self) -> None:
+        self._check_open()
         if self._learner is not None:
             self._learner.flush()
 
     def close(self) -> None:
-        """Write pending learned state; the store is closed when this object opened it."""
+        """Write pending learned state; the store is closed when this object opened it.
+        Closing twice is harmless."""
         if self._learner is not None:
             self._learner.close()
             if self._owns_store:
                 self._learner.store.close()
             self._learner = None
+            self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(
+                "this Denoiser is closed: what it learns now would never be stored "
+                "(make a new one on the same store to go on)"
+            )
 
     def __enter__(self) -> Denoiser:
         return self

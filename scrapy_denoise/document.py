@@ -699,11 +699,20 @@ def _add_text_after(prev: etree._Element | None, parent: etree._Element, text: s
 
 
 def _swallowed_by_title(root: etree._Element) -> bool:
+    """Did an unclosed ``<title>`` take the page in? The body is empty and the title long,
+    or holding the markup of the page's structure: a short page's whole text was lost to
+    a title of 1,200 characters that began "Hello</head><body><article><p>"."""
     title = root.find("head/title")
-    if title is None or not title.text or len(title.text) < 2000:
+    if title is None or not title.text:
+        return False
+    if len(title.text) < 2000 and not _STRUCTURE_TAG.search(title.text):
         return False
     body = root.find("body")
     return body is None or (not len(body) and not (body.text or "").strip())
+
+
+#: tags of a page's structure, which a real title never holds as text
+_STRUCTURE_TAG = re.compile(r"</?(?:head|body|article|main|div|p|h1|meta|link|script)\b", re.I)
 
 
 def _empty_root() -> etree._Element:

@@ -364,7 +364,13 @@ class SiteLearner:
 
 
 def site_key(url: str, prefixes: Sequence[tuple[str, str]] = ()) -> str:
-    """See :meth:`SiteLearner.site_key`; ``prefixes`` are ``(origin, path)`` pairs."""
+    """See :meth:`SiteLearner.site_key`; ``prefixes`` are ``(origin, path)`` pairs.
+    ``""`` for a URL without a scheme and a host (none, a relative path, ``javascript:``):
+    such pages belong to no site (they all shared the site ``"://"`` before, and taught
+    one another's templates)."""
+    parts = urlsplit(url.strip())
+    if not parts.scheme or not parts.netloc:
+        return ""
     origin, path = _origin_and_path(url)
     best = ""
     for prefix_origin, prefix_path in prefixes:

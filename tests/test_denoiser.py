@@ -283,3 +283,54 @@ def test_one_denoiser_can_serve_several_threads(tmp_path: Path) -> None:
             learned = list(pool.map(lambda page: d.learn(*page).is_noise, pages))
     assert together == alone
     assert learned == [False] * 24 + [True] * 24
+
+
+def test_a_path_is_a_sqlite_file_and_other_store_values_are_refused(tmp_path: Path) -> None:
+    """Path("x.db"), 0 or a list used to give an in-memory store in silence: what a crawl
+    learned was lost at exit."""
+    path = tmp_path / "state.sqlite3"
+    url = "https://news.example/2024/05/06/storm.html"
+    with Denoiser(store=path) as d:
+        d.extract(ARTICLE, url)
+    assert path.exists()
+    with Denoiser(store=f"sqlite:///{path}") as d:
+        assert d.learner is not None and d.learner.page_history(url) is not None
+    for wrong in (0, 1, ["x"]):
+        with pytest.raises(TypeError, match="store must be a database URL"):
+            Denoiser(store=wrong)  # type: ignore[arg-type]
+
+
+def test_a_denoiser_with_a_store_refuses_to_work_after_close(tmp_path: Path) -> None:
+    d = Denoiser(store=f"sqlite:///{tmp_path / 'state.sqlite3'}")
+    d.close()
+    d.close()  # twice is harmless
+    for call in (
+        lambda: d.extract(ARTICLE, "https://news.example/a.html"),
+        lambda: d.classify(ARTICLE, "https://news.example/a.html"),
+        lambda: d.learn(ARTICLE, "https://news.example/a.html"),
+        d.flush,
+    ):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+    with Denoiser(store=False) as single:  # nothing to lose without a store
+        pass
+    assert "powerful storm" in single.extract(ARTICLE, None).text
+
+
+@pytest.mark.parametrize("url", [None, "", "story.html", "/2024/05/06/storm.html", "javascript:"])
+def test_a_page_without_an_absolute_url_belongs_to_no_site(url: str | None) -> None:
+    """Such pages all shared the site "://" before and taught one another's templates."""
+    with Denoiser() as d:
+        art = d.extract(ARTICLE, url)
+        d.learn(ARTICLE, url)
+        assert d.learner is not None
+        assert d.learner.store.site_summaries() == []
+    assert art.site == "" and "powerful storm" in art.text
+
+
+def test_learn_reads_an_invalid_url_as_extract_does() -> None:
+    """``learn`` raised ValueError on "http://[::1" where extract warns invalid_url."""
+    with Denoiser() as d:
+        verdict = d.learn(ARTICLE, "http://[::1")
+        art = d.extract(ARTICLE, "http://[::1")
+    assert not verdict.is_noise and "invalid_url" in art.warnings

@@ -177,6 +177,18 @@ def test_unclosed_title_does_not_swallow_the_page() -> None:
     assert "Real article text" in doc.text()
 
 
+def test_an_unclosed_title_over_a_short_page_is_repaired_too() -> None:
+    """Under 2,000 characters the swallowed page used to stay the title: no text, no
+    warning, and a title of raw markup."""
+    page = "<p>" + "Real article text that must survive. " * 30 + "</p>"
+    doc = load_document(f"<html><head><title>Hello</head><body><article>{page}</article>")
+    assert "unclosed_title" in doc.warnings
+    assert "Real article text" in doc.text() and doc.head.title is None
+    # a title that merely mentions a tag, over a page with a body, is left alone
+    ok = load_document(f"<html><head><title>Why </p> breaks</title></head><body>{page}</body>")
+    assert ok.head.title == "Why </p> breaks" and "unclosed_title" not in ok.warnings
+
+
 _STORY = "<p>" + "Story text a reader sees on the page. " * 20 + "</p>"
 
 

@@ -36,6 +36,7 @@ from scrapy_denoise.store import (
     score_bucket,
     text_hash,
 )
+from scrapy_denoise.store import store as store_module
 from scrapy_denoise.store.schema import VERSION_TABLE, Base
 from scrapy_denoise.store.scratch import scratch_database
 
@@ -888,3 +889,45 @@ def test_an_article_under_its_directory_index_file_is_the_same_row(store: Store)
     other = [ArticleRecord("https://n.example/post/index.php?id=2", SITE, "x", identity="i3")]
     assert store.upsert_articles(other) == UpsertCounts(inserted=1)
     assert _stored_urls(store) == [real, "https://n.example/post/?id=2"]
+
+
+def test_articles_given_as_a_generator_are_all_stored(store: Store) -> None:
+    """The timezone checks spent a generator, and nothing was stored, without an error."""
+    records = (ArticleRecord(f"https://n.example/{i}", SITE, f"text {i}") for i in range(3))
+    assert store.upsert_articles(records) == UpsertCounts(inserted=3)  # type: ignore[arg-type]
+
+
+def test_a_closed_store_refuses_work() -> None:
+    """A disposed engine reconnects quietly: writes after close() went on."""
+    store = Store.open()
+    store.close()
+    with pytest.raises(StoreError, match="is closed"):
+        store.upsert_articles([ArticleRecord("https://n.example/a", SITE, "text")])
+    with pytest.raises(StoreError, match="is closed"):
+        store.site_summaries()
+
+
+def test_opening_says_how_to_name_a_sqlite_file_and_refuses_other_types(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.sqlite3"
+    with pytest.raises(StoreError, match=rf"a SQLite file is sqlite:///{path}"):
+        Store.open(str(path))
+    with pytest.raises(TypeError, match="a database URL is a str, not PosixPath"):
+        Store.open(path)  # type: ignore[arg-type]
+
+
+def test_a_read_only_sqlite_file_fails_at_open_not_at_the_first_flush(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Denoiser ran every page of a crawl on a file it could not write, and lost what it
+    learned at close. (Tests run as root, for whom every file is writable: os.access is
+    made to answer as for another user.)"""
+    path = tmp_path / "state.sqlite3"
+    Store.open(f"sqlite:///{path}").close()
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: str(p) != str(path))
+    with pytest.raises(StoreError, match="the file is read-only"):
+        Store.open(f"sqlite:///{path}")
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode: str(p) != str(tmp_path))
+    with pytest.raises(StoreError, match=r"folder .* is read-only"):
+        Store.open(f"sqlite:///{path}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections import defaultdict
@@ -141,6 +142,7 @@ class Store:
         self._lock: AbstractContextManager[Any] = (
             threading.RLock() if isinstance(engine.pool, StaticPool) else nullcontext()
         )
+        self._closed = False
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -151,15 +153,19 @@ class Store:
         ``None`` is a private in-memory SQLite database. ``create=False`` never writes
         DDL: an empty or outdated database is then an error.
         """
+        if url is not None and not isinstance(url, str):
+            raise TypeError(f"a database URL is a str, not {type(url).__name__}")
         try:
             sa_url = make_url(url) if url else make_url("sqlite://")
         except ArgumentError:
-            raise StoreError(f"not a database URL: {redact_url(url or '')}") from None
+            hint = f" (a SQLite file is sqlite:///{url})" if "://" not in (url or "") else ""
+            raise StoreError(f"not a database URL: {redact_url(url or '')}{hint}") from None
         if sa_url.get_backend_name() not in ("sqlite", "postgresql"):
             raise StoreError(
                 f"unsupported database {redact_url(sa_url)}: use sqlite:///path or "
                 "postgresql+psycopg://..."
             )
+        _check_sqlite_writable(sa_url)
         try:
             engine = _create_engine(sa_url)
         except (ArgumentError, ImportError) as exc:
@@ -192,6 +198,9 @@ class Store:
         return self._engine
 
     def close(self) -> None:
+        """Release the connections; the store is then unusable (a disposed engine would
+        quietly reconnect, and writes after a close are a caller's bug to surface)."""
+        self._closed = True
         self._engine.dispose()
 
     def __enter__(self) -> Store:
@@ -301,6 +310,8 @@ class Store:
         (``kept_damaged``): a page served broken on a re-crawl must not destroy what an
         earlier crawl read whole.
         """
+        # a generator would be spent by the checks below and store nothing
+        articles = list(articles)
         for article in articles:
             for name in ("published", "fetched_at"):
                 value = getattr(article, name)
@@ -326,6 +337,8 @@ class Store:
     # -- transactions ---------------------------------------------------------------
 
     def _run(self, work: Callable[[Connection], T], *, write: bool, what: str) -> T:
+        if self._closed:
+            raise StoreError(f"store {what} failed: the store at {self.url} is closed")
         for attempt in range(1, _ATTEMPTS + 1):
             try:
                 with self._lock, self._begin(write) as conn:
@@ -356,6 +369,25 @@ class Store:
 
 
 # -- engine -------------------------------------------------------------------------
+
+
+def _check_sqlite_writable(url: URL) -> None:
+    """A SQLite file the process cannot write opens and reads fine, and fails on the first
+    flush: a Denoiser ran a whole crawl's pages and lost what it learned at close. Every
+    use of the store writes (the WAL journal beside the file, even to read)."""
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return
+    if url.query.get("mode") == "memory" or str(url.database).startswith("file:"):
+        return
+    path = os.path.abspath(str(url.database))
+    folder = os.path.dirname(path)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise StoreError(f"cannot open store at {redact_url(url)}: the file is read-only")
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+        raise StoreError(
+            f"cannot open store at {redact_url(url)}: its folder {folder} is read-only "
+            "(SQLite writes its journal beside the file)"
+        )
 
 
 def _create_engine(url: URL) -> Engine:
