@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -132,7 +133,7 @@ class Denoiser:
     # -- page filter ------------------------------------------------------------------
 
     def classify(
-        self, body: bytes | str, url: str | None = "", headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None = "", headers: Mapping[str, str] | None = None
     ) -> PageVerdict:
         """Is this page an article or a noise page (index, list, tag, search, form, ...)?"""
         return self.classify_document(self.load(body, url, headers))
@@ -204,16 +205,26 @@ class Denoiser:
     # -- extraction -------------------------------------------------------------------
 
     def load(
-        self, body: bytes | str, url: str | None = "", headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None = "", headers: Mapping[str, str] | None = None
     ) -> Document:
         # None is what a dataset or a caller without a URL passes; the page then has no site.
+        # Wrong types are the caller's bug, said here: deep inside they were "object of type
+        # 'int' has no len()" or "'list' object has no attribute 'items'".
+        if not isinstance(body, (bytes, str)):
+            raise TypeError(f"body must be bytes or str, not {type(body).__name__}")
+        if url is not None and not isinstance(url, str):
+            raise TypeError(f"url must be a str or None, not {type(url).__name__}")
+        if headers is not None:
+            if not isinstance(headers, Mapping):
+                raise TypeError(f"headers must be a mapping, not {type(headers).__name__}")
+            headers = {str(k): _header_text(v) for k, v in headers.items()}
         return load_document(body, url or "", headers, max_bytes=self.options.max_bytes)
 
     def extract(
         self,
         body: bytes | str,
         url: str | None = "",
-        headers: dict[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
         *,
         learn: bool = True,
     ) -> Article:
@@ -274,7 +285,7 @@ class Denoiser:
         )
 
     def learn(
-        self, body: bytes | str, url: str | None, headers: dict[str, str] | None = None
+        self, body: bytes | str, url: str | None, headers: Mapping[str, str] | None = None
     ) -> PageVerdict:
         """Update the site's learned state from a page without extracting it."""
         doc = self.load(body, url, headers)
@@ -407,6 +418,11 @@ def _identity(doc: Document, lines: list[str], verdict: PageVerdict) -> str | No
     if text_chars(text) < DUPLICATE_MIN_CHARS:
         return None
     return _content_hash(f"{doc.head.title or ''}\n{text}")
+
+
+def _header_text(value: object) -> str:
+    """A header value as text: bytes as HTTP sends them (Latin-1), as Scrapy keeps them."""
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
 def _fingerprint(doc: Document, lines: list[str]) -> str:

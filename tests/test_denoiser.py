@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -334,3 +335,23 @@ def test_learn_reads_an_invalid_url_as_extract_does() -> None:
         verdict = d.learn(ARTICLE, "http://[::1")
         art = d.extract(ARTICLE, "http://[::1")
     assert not verdict.is_noise and "invalid_url" in art.warnings
+
+
+def test_wrong_argument_types_are_named_and_any_header_mapping_works() -> None:
+    with Denoiser(store=False) as d:
+        for body in (None, 123, ["<p>"]):
+            with pytest.raises(TypeError, match="body must be bytes or str"):
+                d.extract(body)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="url must be a str or None, not bytes"):
+            d.extract(ARTICLE, b"https://news.example/a.html")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="headers must be a mapping, not list"):
+            d.extract(ARTICLE, None, [("Content-Type", "text/html")])  # type: ignore[arg-type]
+        # any mapping, bytes values as HTTP sends them: the header charset is read
+        latin = ARTICLE.replace("powerful", "pöwerful").encode("latin-1")
+        for headers in (
+            {"content-type": "text/html; charset=iso-8859-1"},
+            {"Content-Type": b"text/html; charset=iso-8859-1"},
+            MappingProxyType({"CONTENT-TYPE": "text/html; charset=iso-8859-1"}),
+        ):
+            art = d.extract(latin, None, headers)  # type: ignore[arg-type]
+            assert "pöwerful storm" in art.text
