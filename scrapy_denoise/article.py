@@ -24,7 +24,13 @@ class Article:
     published: datetime | None = None
     #: author name(s), comma separated
     author: str | None = None
-    #: ISO 639-1 language code
+    #: language code, lower case: the first language the page declares (``<html lang>``,
+    #: ``content-language``, ``og:locale``, ...) whose script agrees with the text, cut to
+    #: its primary subtag (``en-GB`` -> ``en``) and otherwise kept as declared, so a
+    #: three-letter ISO 639-2/3 code comes back as such (``eng``, ``fil``, ``yue``);
+    #: without one, or when the text's stop words clearly contradict a declared common
+    #: Latin-script language, the ISO 639-1 code detected from the text. ``None`` when the
+    #: page declares none and has no text to tell by
     lang: str | None = None
     #: the site key the page was learned under (scheme + host, or a configured prefix)
     site: str = ""
@@ -32,7 +38,12 @@ class Article:
     method: str = ""
     #: the page filter's verdict on the page
     verdict: PageVerdict | None = None
-    #: problems met on the way: ``truncated``, ``binary``, ``empty``, ``undecodable``
+    #: problems met loading the page (as ``Document.warnings``): ``truncated`` (more than
+    #: ``max_bytes``, which counts bytes of a ``bytes`` body and characters of a ``str``
+    #: body, or too many elements; the rest was cut), ``binary``, ``empty``,
+    #: ``undecodable``, ``deep_nesting``, ``unclosed_title``, ``repeated_copy`` (a second
+    #: copy of the page after ``</body>``, left out), ``invalid_url`` (the URL was unusable
+    #: and the page was read without one)
     warnings: tuple[str, ...] = ()
     #: lines removed by site learning: text of site templates, then noise lines counted
     #: by line statistics (for reports and stats)
@@ -47,8 +58,34 @@ class Article:
     #: under; ``None`` for noise pages and texts under 100 characters. The store keeps one
     #: row per identity and site (``ArticleRecord.identity``).
     identity: str | None = None
+    #: the caller's own values; copied as they are by :meth:`as_dict`
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
     def lines(self) -> list[str]:
         return self.text.splitlines()
+
+    def as_dict(self) -> dict[str, object]:
+        """Every field, ready for ``json.dumps``: ``published`` as an ISO 8601 string, the
+        verdict as :meth:`PageVerdict.as_dict`, tuples as lists.
+
+        ``dataclasses.asdict`` keeps the ``datetime``, which ``json.dumps`` refuses; the
+        CLI's ``extract --json`` prints (a selection of) this, so there is one layout.
+        """
+        return {
+            "url": self.url,
+            "text": self.text,
+            "title": self.title,
+            "published": self.published.isoformat() if self.published else None,
+            "author": self.author,
+            "lang": self.lang,
+            "site": self.site,
+            "method": self.method,
+            "verdict": self.verdict.as_dict() if self.verdict else None,
+            "warnings": list(self.warnings),
+            "removed_templates": self.removed_templates,
+            "removed_lines": self.removed_lines,
+            "duplicate_of": self.duplicate_of,
+            "identity": self.identity,
+            "extra": dict(self.extra),
+        }

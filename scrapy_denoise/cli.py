@@ -111,26 +111,12 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             raise
         return _refuse_method(method, args.params, error)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "url": article.url,
-                    "title": article.title,
-                    "published": article.published.isoformat() if article.published else None,
-                    "author": article.author,
-                    "lang": article.lang,
-                    "method": article.method,
-                    "verdict": article.verdict.as_dict() if article.verdict else None,
-                    "warnings": list(article.warnings),
-                    # what the store keeps one row per (ArticleRecord.identity)
-                    "identity": article.identity,
-                    "duplicate_of": article.duplicate_of,
-                    "text": article.text,
-                },
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
+        values = article.as_dict()
+        # the fields printed, in this order, of all Article.as_dict has; identity is what
+        # the store keeps one row per (ArticleRecord.identity)
+        keys = "url title published author lang method verdict warnings identity duplicate_of text"
+        printed = {key: values[key] for key in keys.split()}
+        print(json.dumps(printed, ensure_ascii=False, indent=2))
     else:
         if article.title:
             print(f"# {article.title}\n")

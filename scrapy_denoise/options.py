@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .document import DEFAULT_MAX_BYTES
+from .methods import check_method_name, check_method_params
 from .page.rules import PageRules
 
 __all__ = ["DenoiseOptions"]
@@ -13,15 +14,20 @@ __all__ = ["DenoiseOptions"]
 
 @dataclass(frozen=True, slots=True)
 class DenoiseOptions:
+    """The core's options, checked when given (``ValueError`` or ``TypeError`` naming the
+    option), not on the first page."""
+
     #: extraction method: ``default`` (the measured best chain) or one method's name
     method: str = "default"
-    #: bytes of a page processed at most; the rest is cut and ``truncated`` is reported
+    #: how much of a page is processed at most: bytes of a ``bytes`` body, characters of a
+    #: ``str`` body; the rest is cut and ``truncated`` is reported
     max_bytes: int = DEFAULT_MAX_BYTES
     #: remove learned site templates before extraction
     templates: bool = True
     #: remove lines that recur across a site's pages after extraction
     line_stats: bool = True
-    #: URL prefixes that are sites of their own (portals hosting several sites)
+    #: URL prefixes that are sites of their own (portals hosting several sites); a list is
+    #: kept as a tuple
     site_prefixes: tuple[str, ...] = ()
     #: skip learning from (and mark) pages the page filter judges to be noise pages
     skip_noise_pages: bool = True
@@ -30,9 +36,54 @@ class DenoiseOptions:
     #: page SVM behind the rules: ``default`` (the shipped model), a model file path, or
     #: ``None`` for the rules alone
     page_model: str | None = "default"
-    #: per-method parameter overrides, e.g. ``{"cevc": {"alpha": 0.6}}``
+    #: parameter overrides by method name, e.g. ``{"cevc": {"alpha": 0.6}}`` with
+    #: ``method="cevc"``; ``default`` names the default chain's. Only the running method's
+    #: are used; those of other methods are logged as ignored when a Denoiser is built.
     method_params: dict[str, dict[str, object]] = field(default_factory=dict)
     #: pages between writes of learned state to the store
     flush_every: int = 50
     #: name of this process's template batch (several processes learn the same site)
     owner: str = "default"
+
+    def __post_init__(self) -> None:
+        # Without these checks a wrong value was accepted here and failed much later: a
+        # str max_bytes as a TypeError inside loading, a str site_prefixes as one prefix per
+        # character, rules=None on the first page, an unknown method when a Denoiser was
+        # built. Each check is an isinstance or a dict lookup: options stay cheap to build.
+        _check_type("method", self.method, str, "a str")
+        check_method_name(self.method)
+        _check_positive_int("max_bytes", self.max_bytes)
+        for name in ("templates", "line_stats", "skip_noise_pages"):
+            _check_type(name, getattr(self, name), bool, "True or False")
+        prefixes = self.site_prefixes
+        if not isinstance(prefixes, tuple | list) or not all(isinstance(p, str) for p in prefixes):
+            raise TypeError(
+                "DenoiseOptions.site_prefixes must be a tuple of URL prefixes, e.g. "
+                f"('https://example.org/blog/',); got {type(prefixes).__name__} {prefixes!r}"
+            )
+        object.__setattr__(self, "site_prefixes", tuple(prefixes))
+        _check_type("rules", self.rules, PageRules, "a PageRules")
+        if self.page_model is not None:
+            _check_type("page_model", self.page_model, str, "a str or None")
+        check_method_params(self.method_params)
+        _check_positive_int("flush_every", self.flush_every)
+        _check_type("owner", self.owner, str, "a str")
+        if not self.owner:
+            raise ValueError("DenoiseOptions.owner must not be empty")
+
+
+def _check_type(name: str, value: object, expected: type, described: str) -> None:
+    if not isinstance(value, expected):
+        raise TypeError(
+            f"DenoiseOptions.{name} must be {described}, got {type(value).__name__} {value!r}"
+        )
+
+
+def _check_positive_int(name: str, value: object) -> None:
+    # bool is an int subclass: max_bytes=True would mean one byte
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(
+            f"DenoiseOptions.{name} must be an int, got {type(value).__name__} {value!r}"
+        )
+    if value < 1:
+        raise ValueError(f"DenoiseOptions.{name} must be at least 1, got {value}")

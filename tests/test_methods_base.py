@@ -85,3 +85,50 @@ def test_default_method_takes_overrides_under_either_name(key: str) -> None:
     method = create_method("default", {key: {"svm_weight": 0.25}})
     assert type(method).__name__ == "BlockEnsembleMethod"
     assert method.svm_weight == 0.25  # type: ignore[attr-defined]
+
+
+def test_params_of_a_method_that_is_not_running_are_logged_as_ignored(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Settings keep parameters for several methods; those not used are named, not lost."""
+    with caplog.at_level("WARNING", logger="scrapy_denoise.methods"):
+        create_method("default", {"cevc": {"alpha": 0.6}, "punctuation": {}})
+    assert [r.getMessage() for r in caplog.records] == [
+        f"method_params for cevc ignored: the extraction method is default ({DEFAULT_METHOD})"
+    ]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scrapy_denoise.methods"):
+        method = create_method("cevc", {"cevc": {"alpha": 0.6}})
+    assert not caplog.records
+    assert isinstance(method, CevcMethod) and method.params.alpha == 0.6
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "says"),
+    [
+        ("cevc", {"alpha": "x"}, "method 'cevc': parameter 'alpha' must be a number, got str 'x'"),
+        ("punctuation", {"require_punctuation": 1}, "'require_punctuation' must be true or false"),
+        ("block_svm", {"region_margin": "x"}, "method 'block_svm': parameter 'region_margin'"),
+        ("default", {"fallback": "no"}, f"method '{DEFAULT_METHOD}': parameter 'fallback'"),
+        ("cevc", {"alhpa": 0.6}, "method 'cevc': unknown parameter"),
+    ],
+)
+def test_a_parameter_of_the_wrong_type_is_refused_naming_method_and_parameter(
+    name: str, params: dict[str, object], says: str
+) -> None:
+    with pytest.raises(TypeError, match=says):
+        create_method(name, {name: params})
+
+
+def test_parameter_types_follow_the_defaults_only_where_they_tell() -> None:
+    from scrapy_denoise.methods.base import check_param_type
+
+    check_param_type("alpha", 0.5, 1)  # JSON writes 1.0 as 1
+    check_param_type("model_path", None, "blocks.json")  # a None default tells nothing
+    check_param_type("unwrap_tags", frozenset({"p"}), ["b"])  # collections come as lists
+    with pytest.raises(TypeError, match="'alpha' must be a number, got bool True"):
+        check_param_type("alpha", 0.5, True)
+    with pytest.raises(TypeError, match=r"'count' must be an integer, got float 2\.5"):
+        check_param_type("count", 2, 2.5)
+    with pytest.raises(TypeError, match="'output' must be a string"):
+        check_param_type("output", "lines", 1)

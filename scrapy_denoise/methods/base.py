@@ -24,6 +24,7 @@ __all__ = [
     "Extraction",
     "Method",
     "TextPiece",
+    "check_param_type",
     "override_params",
     "render_pieces",
     "text_pieces",
@@ -68,7 +69,9 @@ def override_params(params: _Params, overrides: dict[str, Any]) -> _Params:
     """``params`` with fields replaced by ``overrides`` (from settings, e.g. ``{"alpha": 0.6}``).
 
     Unknown names raise :class:`TypeError` naming the valid ones, so that a typo in a
-    setting fails at start-up instead of silently running the paper's default.
+    setting fails at start-up instead of silently running the paper's default; so do
+    values of the wrong type (:func:`check_param_type`), which would otherwise fail on the
+    first page, deep inside the method.
     """
     if not overrides:
         return params
@@ -79,7 +82,34 @@ def override_params(params: _Params, overrides: dict[str, Any]) -> _Params:
             f"unknown parameter(s) {', '.join(unknown)} for {type(params).__name__}; "
             f"valid: {', '.join(sorted(valid))}"
         )
+    for name, value in overrides.items():
+        check_param_type(name, getattr(params, name), value)
     return replace(params, **overrides)  # type: ignore[type-var]
+
+
+def check_param_type(name: str, default: object, value: object) -> None:
+    """Raise :class:`TypeError` naming the parameter unless ``value`` has the type of its
+    ``default``: ``{"alpha": "0.6"}`` from a settings file failed only on the first page,
+    as ``'<' not supported`` deep inside the method.
+
+    Only scalar defaults are checked (a number also takes an ``int``, as JSON writes
+    ``1.0`` as ``1``); a ``None`` default says nothing about the type, and collections
+    arrive as JSON lists where the method keeps a ``frozenset``.
+    """
+    if isinstance(default, bool):
+        ok, expected = isinstance(value, bool), "true or false"
+    elif isinstance(default, int):
+        ok, expected = isinstance(value, int) and not isinstance(value, bool), "an integer"
+    elif isinstance(default, float):
+        ok, expected = isinstance(value, int | float) and not isinstance(value, bool), "a number"
+    elif isinstance(default, str):
+        ok, expected = isinstance(value, str), "a string"
+    else:
+        return
+    if not ok:
+        raise TypeError(
+            f"parameter {name!r} must be {expected}, got {type(value).__name__} {value!r}"
+        )
 
 
 @dataclass(slots=True, frozen=True)
