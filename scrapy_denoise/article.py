@@ -26,8 +26,8 @@ class Article:
     author: str | None = None
     #: language code, lower case: the first language the page declares (``<html lang>``,
     #: ``content-language``, ``og:locale``, ...) whose script agrees with the text, cut to
-    #: its primary subtag (``en-GB`` -> ``en``) and otherwise kept as declared, so a
-    #: three-letter ISO 639-2/3 code comes back as such (``eng``, ``fil``, ``yue``);
+    #: its primary subtag (``en-GB`` -> ``en``), as ISO 639-1 where the language has a
+    #: two-letter code (``eng`` -> ``en``) and as declared where not (``fil``, ``yue``);
     #: without one, or when the text's stop words clearly contradict a declared common
     #: Latin-script language, the ISO 639-1 code detected from the text. ``None`` when the
     #: page declares none and has no text to tell by

@@ -152,7 +152,8 @@ _UYGHUR = frozenset("ۆۇېۈ")
 
 
 def normalise_language(tag: str | None) -> str | None:
-    """Primary subtag of a BCP 47 / POSIX locale tag, lower-cased (``zh-Hans-CN`` -> ``zh``).
+    """Primary subtag of a BCP 47 / POSIX locale tag, lower-cased (``zh-Hans-CN`` -> ``zh``),
+    as its ISO 639-1 code where the language has one (``eng`` -> ``en``).
 
     Template placeholders and ``x-default`` style values come back as None.
     """
@@ -165,8 +166,30 @@ def normalise_language(tag: str | None) -> str | None:
     primary = match.group(1).lower()
     if primary in ("x", "i", "und", "mul", "zxx"):
         return None
-    # Legacy codes still served by old sites.
-    return {"iw": "he", "in": "id", "ji": "yi", "jp": "ja", "cn": "zh"}.get(primary, primary)
+    # Legacy codes still served by old sites, and three-letter codes of languages that have
+    # a two-letter one (BCP 47 wants the shortest; <html lang="eng"> is still served).
+    return _LEGACY_CODES.get(primary, primary)
+
+
+# ISO 639-2/T and /B codes of the languages of the web's top sites, to their ISO 639-1 code;
+# a three-letter code without one (fil, haw, yue) is kept as it is
+_THREE_LETTER = (
+    "ara:ar bel:be ben:bn bul:bg cat:ca ces:cs cze:cs chi:zh zho:zh dan:da deu:de ger:de "
+    "ell:el gre:el eng:en est:et eus:eu baq:eu fas:fa per:fa fin:fi fra:fr fre:fr gle:ga "
+    "glg:gl guj:gu heb:he hin:hi hrv:hr hun:hu hye:hy arm:hy ind:id isl:is ice:is ita:it "
+    "jpn:ja kat:ka geo:ka kaz:kk kor:ko lav:lv lit:lt mal:ml mar:mr msa:ms may:ms nld:nl "
+    "dut:nl nor:no nob:nb nno:nn pan:pa pol:pl por:pt ron:ro rum:ro rus:ru slk:sk slo:sk "
+    "slv:sl spa:es sqi:sq alb:sq srp:sr swa:sw swe:sv tam:ta tel:te tha:th tur:tr ukr:uk "
+    "urd:ur uzb:uz vie:vi cym:cy wel:cy"
+)
+_LEGACY_CODES: dict[str, str] = {
+    "iw": "he",
+    "in": "id",
+    "ji": "yi",
+    "jp": "ja",
+    "cn": "zh",
+    **dict(pair.split(":") for pair in _THREE_LETTER.split()),
+}
 
 
 # Letters of each script, by code point block (``unicodedata`` has no script property).

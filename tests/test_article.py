@@ -58,8 +58,9 @@ def test_warnings_documents_every_warning_loading_gives() -> None:
     assert not missing, f"Article.warnings does not document {missing}"
 
 
-def test_lang_keeps_a_declared_three_letter_code_as_documented() -> None:
+def test_lang_is_iso_639_1_where_the_language_has_a_two_letter_code() -> None:
     page = "<html lang='{}'><body><p>" + STORY + "</p></body></html>"
     denoiser = Denoiser(store=False)
-    assert denoiser.extract(page.format("eng"), "https://a.example/x/y").lang == "eng"
+    assert denoiser.extract(page.format("eng"), "https://a.example/x/y").lang == "en"
+    assert denoiser.extract(page.format("fil"), "https://a.example/x/y").lang == "fil"
     assert denoiser.extract(page.format("en-GB"), "https://a.example/x/y").lang == "en"
