@@ -46,6 +46,7 @@ from scrapy_denoise.integration.settings import (
     settings_table,
 )
 from scrapy_denoise.options import DenoiseOptions
+from scrapy_denoise.page.model import DEFAULT_MODEL_PATH
 from scrapy_denoise.page.rules import PageRules
 from scrapy_denoise.worker import CoreHost, CoreProcessDied, ThreadWorker
 
@@ -341,7 +342,7 @@ def test_invalid_setting_fails_at_start_naming_the_setting(
 
 def test_a_page_model_file_or_none_are_valid_settings(tmp_path: Path) -> None:
     model = tmp_path / "pages.json"
-    model.write_text("{}", encoding="utf-8")
+    model.write_bytes(DEFAULT_MODEL_PATH.read_bytes())
     for value in (str(model), "default", ""):
         DenoiseConfig.from_settings(Settings({"DENOISE_PAGE_MODEL": value}))
 
@@ -1093,3 +1094,71 @@ def test_the_core_is_sent_no_more_of_a_body_than_loading_reads(
     run(main)
     assert sent == [limit + 1, limit + 1]
     assert crawler.stats.get_value("denoise/warnings/truncated") == 1
+
+
+# -- renamed item fields ------------------------------------------------------------------
+
+_RENAMED = {"url": "page_url", "verdict": "page_verdict", "headers": None}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        Settings({"DENOISE_FIELDS": _RENAMED}),
+        _RENAMED,
+        '{"url": "page_url", "verdict": "page_verdict", "headers": null}',
+    ],
+    ids=["settings", "dict", "json"],
+)
+def test_page_item_uses_the_field_names_the_setting_gives(fields: Any) -> None:
+    verdict = {"is_noise": False, "score": 0.0, "reason": "article"}
+    item = page_item(html_response(denoise=verdict), fields=fields)
+    assert item == {"page_url": ARTICLE_URL, "body": ARTICLE_HTML, "page_verdict": verdict}
+
+
+def test_page_item_refuses_two_values_in_one_field() -> None:
+    with pytest.raises(ValueError, match="invalid DENOISE_FIELDS setting: 'url' and 'verdict'"):
+        page_item(html_response(), fields={"verdict": "url"})
+
+
+def test_renamed_fields_reach_the_pipeline_through_the_spider_settings() -> None:
+    crawler = crawler_for(DENOISE_FIELDS=_RENAMED)
+    verdict = {"is_noise": False, "score": 0.0, "reason": "article"}
+    item = page_item(html_response(denoise=verdict), fields=crawler.settings)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> Any:
+        try:
+            return await pipeline.process_item(item)
+        finally:
+            await close(crawler)
+
+    article = run(main)
+    assert "three hundred affordable homes" in article["text"]
+    assert article["page_url"] == ARTICLE_URL
+    assert article["page_verdict"] == verdict  # the page filter's, not judged again
+    assert crawler.stats.get_value("denoise/items/extracted") == 1
+
+
+def test_pipeline_warns_once_when_items_ignore_renamed_fields(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """DENOISE_FIELDS renamed the url field, but the spider built its items with the
+    default names: before, nothing was stored and nothing said why."""
+    crawler = crawler_for(DENOISE_FIELDS={"url": "link"}, DENOISE_CORE_WORKER="thread")
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            for _ in range(2):
+                await pipeline.process_item(page_item(html_response()))
+        finally:
+            await close(crawler)
+
+    with caplog.at_level(logging.WARNING, logger="scrapy_denoise"):
+        run(main)
+    lines = [r.getMessage() for r in caplog.records if "DENOISE_FIELDS renames" in r.getMessage()]
+    assert lines == [
+        "page items use the default field names for url, which DENOISE_FIELDS renames: "
+        "yield page_item(response, fields=self.settings) so the pipeline finds them"
+    ]

@@ -570,3 +570,34 @@ def test_models_of_the_wrong_kind_or_with_broken_metadata_are_named(tmp_path: Pa
         path.write_text(json.dumps({**data, "metadata": {**data["metadata"], key: value}}))
         with pytest.raises(ModelFormatError, match="malformed page model metadata"):
             PageSvm(path).model  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("threshold", "value", "says"),
+    [
+        ("min_text_chars", -1, "min_text_chars must be at least 0"),
+        ("shallow_url_depth", -1, "shallow_url_depth must be at least 0"),
+        ("short_url_chars", -1, "short_url_chars must be at least 0"),
+        ("max_links", -1, "max_links must be at least 0"),
+        ("max_link_text_ratio", float("nan"), "finite number above 0"),
+        ("max_link_text_ratio", float("inf"), "finite number above 0"),
+        ("max_link_text_ratio", 0.0, "finite number above 0"),
+        ("changing_min_visits", 0, "changing_min_visits must be at least 2"),
+        ("navigation_min_links", 0, "navigation_min_links must be at least 1"),
+        ("url_patterns", ("tags", "(unclosed"), "'(unclosed' is not a valid regex"),
+        ("url_patterns", ("(?P<x>a)", "(?P<x>b)"), "do not combine into one regex"),
+    ],
+)
+def test_page_rules_refuse_a_threshold_out_of_range(
+    threshold: str, value: object, says: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        PageRules(**{threshold: value})  # type: ignore[arg-type]
+    assert says in str(caught.value)
+
+
+def test_changing_min_visits_one_is_refused_since_every_revisit_would_be_noise() -> None:
+    # the rule fires when changes >= visits - 1: at 1, an unchanged page seen once before
+    with pytest.raises(ValueError, match="every revisited page would be noise"):
+        PageRules(changing_min_visits=1)
+    assert PageRules(changing_min_visits=2).changing_min_visits == 2

@@ -10,6 +10,12 @@ classified twice.
 Any item type itemadapter supports works (``dict``, ``scrapy.Item``, dataclass, attrs,
 pydantic): pass ``item_cls``; it needs the url and body fields, and gets the headers and
 verdict fields when it declares them.
+
+The item's field names are the pipeline's (``DENOISE_FIELDS``) only if the spider says so:
+a project that renames ``url``, ``body``, ``headers`` or ``verdict`` yields
+``page_item(response, fields=self.settings)``. Otherwise its items would carry the default
+names while the pipeline reads the renamed ones, and it would store nothing, or judge every
+page a second time.
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from itemadapter import ItemAdapter
 
-from .settings import DEFAULT_FIELDS
+from .settings import item_fields
 
 if TYPE_CHECKING:
     from scrapy.http import Response
+    from scrapy.settings import BaseSettings
 
 __all__ = ["SKIPPED_VERDICT", "page_item", "response_headers"]
 
@@ -50,25 +57,26 @@ def page_item(
     response: Response,
     item_cls: type[_ItemT] | type[dict[str, Any]] = dict,
     *,
-    fields: Mapping[str, str] | None = None,
+    fields: BaseSettings | Mapping[str, str | None] | str | None = None,
     **extra: Any,
 ) -> Any:
     """An item holding ``response``'s page, for ``DenoisePipeline`` to extract.
 
-    ``fields`` maps ``url``, ``body``, ``headers`` and ``verdict`` to item field names;
-    pass the ``DENOISE_FIELDS`` setting here if it renames them. ``extra`` values are
-    passed through (e.g. a category the spider knows).
+    ``fields`` names the item fields of the url, body, headers and verdict when
+    ``DENOISE_FIELDS`` renames them: the crawler's settings (``fields=self.settings`` in a
+    spider), or the setting's value itself, a mapping (``None`` switches the headers or the
+    verdict off) or its JSON text. ``extra`` values are passed through (e.g. a category the
+    spider knows).
     """
-    names = {**DEFAULT_FIELDS, **(fields or {})}
+    names = item_fields(fields)
     meta = response.meta if response.request is not None else {}
-    verdict = SKIPPED_VERDICT if meta.get("denoise_skip") else meta.get("denoise")
-    values: dict[str, Any] = {
-        names["url"]: response.url,
-        names["body"]: response.body,
-        names["headers"]: response_headers(response),
-        names["verdict"]: dict(verdict) if verdict is not None else None,
-        **extra,
-    }
+    values: dict[str, Any] = {names["url"]: response.url, names["body"]: response.body}
+    if "headers" in names:
+        values[names["headers"]] = response_headers(response)
+    if "verdict" in names:
+        verdict = SKIPPED_VERDICT if meta.get("denoise_skip") else meta.get("denoise")
+        values[names["verdict"]] = dict(verdict) if verdict is not None else None
+    values.update(extra)
     declared = ItemAdapter.get_field_names_from_class(item_cls)
     if declared is not None:
         missing = {names["url"], names["body"]} - set(declared)

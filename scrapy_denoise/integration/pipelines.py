@@ -52,6 +52,7 @@ from ..store import DAMAGED_SHARE
 from ..store.records import ArticleRecord
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
+from .settings import DEFAULT_FIELDS
 
 if TYPE_CHECKING:
     from typing import Self
@@ -126,6 +127,19 @@ def _verdict(value: Any) -> PageVerdict | None:
     return None
 
 
+def _default_names_renamed(adapter: ItemAdapter, fields: Mapping[str, str]) -> list[str]:
+    """Roles an item carries under their default name although DENOISE_FIELDS renamed them:
+    the spider built it with ``page_item(response)``, not ``page_item(response,
+    fields=self.settings)``, and its pages were judged twice or stored with no URL."""
+    return [
+        role
+        for role in ("url", "body", "headers", "verdict")
+        if fields.get(role) not in (None, DEFAULT_FIELDS[role])
+        and DEFAULT_FIELDS[role] in adapter
+        and fields[role] not in adapter
+    ]
+
+
 class DenoisePipeline:
     """Turn page items into article items (see the module docstring)."""
 
@@ -138,6 +152,7 @@ class DenoisePipeline:
         self.min_text_chars = config.min_text_chars
         self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
+        self._warned_default_names = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -149,6 +164,14 @@ class DenoisePipeline:
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         fields = self.fields
         adapter = ItemAdapter(item)
+        if not self._warned_default_names and (roles := _default_names_renamed(adapter, fields)):
+            self._warned_default_names = True
+            logger.warning(
+                "page items use the default field names for %s, which DENOISE_FIELDS renames: "
+                "yield page_item(response, fields=self.settings) so the pipeline finds them",
+                ", ".join(roles),
+                extra={"spider": self.crawler.spider},
+            )
         body = adapter.get(fields["body"])
         if body is None:
             return item  # not a page item

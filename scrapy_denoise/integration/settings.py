@@ -13,29 +13,38 @@ defaults instead of repeating the numbers, so the crawl and the benchmark cannot
 
 from __future__ import annotations
 
+import difflib
 import json
+import logging
 import os
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from scrapy.settings import BaseSettings
 
 from ..document import DEFAULT_MAX_BYTES
-from ..methods import UnknownMethodError, check_method_name
+from ..methods import UnknownMethodError, check_method_name, create_method
 from ..options import DenoiseOptions
+from ..page.model import PageSvm
 from ..page.rules import PageRules
 from ..worker import WORKER_KINDS
-
-if TYPE_CHECKING:
-    from scrapy.settings import BaseSettings
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "DEFAULT_FIELDS",
     "DenoiseConfig",
+    "item_fields",
     "setting_name",
     "settings_table",
 ]
+
+logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 DEFAULT_DATABASE_URL = "sqlite:///denoise.sqlite3"
 
@@ -59,12 +68,17 @@ OPTIONAL_FIELDS = frozenset({"site", "method", "warnings"})
 _RULES = PageRules()
 
 
-def _doc(text: str, kind: str, shown_default: str | None = None) -> dict[str, str]:
-    """Field metadata: the README text, the parser, and optionally what the README shows
-    as the default when the value itself is too long for a table cell."""
-    meta = {"doc": " ".join(text.split()), "kind": kind}
+def _doc(
+    text: str, kind: str, shown_default: str | None = None, *, minimum: int | None = None
+) -> dict[str, Any]:
+    """Field metadata: the README text, the parser, optionally what the README shows as
+    the default when the value itself is too long for a table cell, and the least value
+    an ``int`` setting may take (checked at start, naming the setting)."""
+    meta: dict[str, Any] = {"doc": " ".join(text.split()), "kind": kind}
     if shown_default is not None:
         meta["shown_default"] = shown_default
+    if minimum is not None:
+        meta["minimum"] = minimum
     return meta
 
 
@@ -165,7 +179,13 @@ class DenoiseConfig:
     )
     line_stats_enabled: bool = field(
         default=DenoiseOptions().line_stats,
-        metadata=_doc("Remove lines that recur across a site's pages after extraction.", "bool"),
+        metadata=_doc(
+            "Remove lines that recur across a site's pages after extraction. With "
+            "``DENOISE_TEMPLATES_ENABLED`` off too, nothing is learned per site: no "
+            "fingerprints (the ``changing_content`` rule), verdict counts (``summary``) or "
+            "per-process memory of copies either.",
+            "bool",
+        ),
     )
     site_prefixes: tuple[str, ...] = field(
         default=(),
@@ -179,7 +199,9 @@ class DenoiseConfig:
         default=DenoiseOptions().skip_noise_pages,
         metadata=_doc(
             "Do not learn templates and line statistics from noise pages: list and tag "
-            "pages repeat article text, which would then be removed as boilerplate.",
+            "pages repeat article text, which would then be removed as boilerplate. With the "
+            "page filter on, noise pages never reach extraction and are never learned from "
+            "either way; ``False`` matters with ``DENOISE_PAGE_FILTER_ENABLED = False``.",
             "bool",
         ),
     )
@@ -205,6 +227,7 @@ class DenoiseConfig:
             "seconds without a heartbeat after which a crawler counts as dead and the others "
             "put the requests it had taken back into the shared queue.",
             "int",
+            minimum=1,
         ),
     )
     # -- page filter rules --------------------------------------------------------------
@@ -268,7 +291,8 @@ class DenoiseConfig:
         default=_RULES.changing_min_visits,
         metadata=_doc(
             "Page filter: a URL whose main content changed on every one of at least this "
-            "many earlier visits is noise (``changing_content``, needs a database).",
+            "many earlier visits is noise (``changing_content``, needs a database). At "
+            "least 2; ``None`` switches the rule off.",
             "optional_int",
         ),
     )
@@ -301,7 +325,8 @@ class DenoiseConfig:
             "Item field names, merged into the defaults ``url``, ``body``, ``headers``, "
             "``verdict`` → ``denoise``, ``title``, ``text``, ``published``, ``author``, "
             "``lang``; map a key to ``None`` to leave that value out. ``site``, ``method`` "
-            "and ``warnings`` may be added.",
+            "and ``warnings`` may be added. A spider whose settings rename ``url``, ``body``, "
+            "``headers`` or ``verdict`` yields ``page_item(response, fields=self.settings)``.",
             "fields",
         ),
     )
@@ -311,6 +336,7 @@ class DenoiseConfig:
             "Items whose extracted text has fewer non-whitespace characters are dropped "
             "(``DropItem``, stat ``denoise/items/dropped_short_text``).",
             "int",
+            minimum=0,
         ),
     )
     drop_duplicates: bool = field(
@@ -327,12 +353,17 @@ class DenoiseConfig:
     )
     store_batch: int = field(
         default=50,
-        metadata=_doc("Articles written to the database per batch (one transaction).", "int"),
+        metadata=_doc(
+            "Articles written to the database per batch (one transaction).", "int", minimum=1
+        ),
     )
 
     def __post_init__(self) -> None:
         # Checked here, as Scrapy starts the crawl, so that a typo fails like any bad
-        # setting (exit status 1) instead of closing the spider once the core is opened.
+        # setting (exit status 1) instead of closing the spider once the core is opened
+        # (finish reason denoise_setup_failed, exit status 0, the setting unnamed). What
+        # the core would refuse is built here once: the rules and options, the method
+        # with its parameters, the page model (milliseconds; block models load lazily).
         if self.core_worker not in WORKER_KINDS:
             raise ValueError(
                 f"invalid DENOISE_CORE_WORKER setting: {self.core_worker!r} "
@@ -342,48 +373,166 @@ class DenoiseConfig:
             check_method_name(self.method)
         except UnknownMethodError as exc:
             raise ValueError(f"invalid DENOISE_METHOD setting: {exc}") from exc
+        for f in dataclass_fields(self):
+            minimum = f.metadata.get("minimum")
+            value = getattr(self, f.name)
+            if minimum is not None and value < minimum:
+                raise ValueError(
+                    f"invalid {setting_name(f.name)} setting: {value!r} (at least {minimum})"
+                )
+        for prefix in self.site_prefixes:
+            parts = urlsplit(prefix)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ValueError(
+                    f"invalid DENOISE_SITE_PREFIXES setting: {prefix!r} is not an absolute "
+                    "http(s) URL (e.g. 'https://example.org/blog/'), so no page would match it"
+                )
+        self._check_page_model()
+        options = self.options()
+        try:
+            create_method(options.method, options.method_params)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"invalid DENOISE_METHOD_PARAMS setting: {exc}") from exc
+
+    def _check_page_model(self) -> None:
         model = self.page_model
-        if model and model != "default" and not os.path.isfile(model):
+        if not model or model == "default":
+            return
+        if not os.path.isfile(model):
             raise ValueError(
                 f"invalid DENOISE_PAGE_MODEL setting: no model file at {model!r} "
                 "(a file from `scrapy-denoise train pages`, 'default', or empty for no model)"
             )
+        try:
+            PageSvm(model).model  # noqa: B018 -- reads and checks the file
+        except (OSError, ValueError) as exc:  # ModelFormatError is a ValueError
+            raise ValueError(
+                f"invalid DENOISE_PAGE_MODEL setting: {model!r} is not a page model file "
+                f"from `scrapy-denoise train pages`: {exc}"
+            ) from exc
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> DenoiseConfig:
-        """Parse every ``DENOISE_*`` setting; unset ones keep the defaults above."""
+        """Parse every ``DENOISE_*`` setting; unset ones keep the defaults above, and so
+        does a text setting set to ``None`` (not the string ``"None"``).
+
+        The first time a crawler's settings are parsed, unknown ``DENOISE_*`` names and a
+        pipeline set-up that cannot store anything are logged (see :func:`_first_parse`).
+        """
+        first = _first_parse(settings)
+        if first:
+            _warn_unknown_settings(settings)
         values: dict[str, Any] = {}
         for f in dataclass_fields(cls):
             name = setting_name(f.name)
             if name not in settings:
                 continue
+            kind = f.metadata["kind"]
+            if kind == "str" and settings[name] is None:
+                continue
             try:
-                values[f.name] = _parse(settings, name, f.metadata["kind"])
+                values[f.name] = _parse(settings, name, kind)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"invalid {name} setting: {exc}") from exc
-        return cls(**values)
+        config = cls(**values)
+        if first:
+            config._warn_if_nothing_stored()
+        return config
 
     def rules(self) -> PageRules:
         """The page filter rules, one ``DENOISE_RULE_*`` setting per :class:`PageRules`
-        field (a test keeps the two in step)."""
-        return PageRules(
-            **{f.name: getattr(self, f"rule_{f.name}") for f in dataclass_fields(PageRules)}
-        )
+        field (a test keeps the two in step); a value they refuse names its setting."""
+        values = {f.name: getattr(self, f"rule_{f.name}") for f in dataclass_fields(PageRules)}
+        return _build(PageRules, values, {n: setting_name(f"rule_{n}") for n in values})
 
     def options(self) -> DenoiseOptions:
-        return DenoiseOptions(
-            method=self.method,
-            max_bytes=self.max_bytes,
-            templates=self.templates_enabled,
-            line_stats=self.line_stats_enabled,
-            site_prefixes=self.site_prefixes,
-            skip_noise_pages=self.skip_noise_pages,
-            rules=self.rules(),
-            page_model=self.page_model,
-            method_params=self.method_params,
-            flush_every=self.flush_every,
-            owner=self.owner,
+        """The core's options; a value they refuse names its setting."""
+        values = {option: getattr(self, name) for option, name in _OPTION_FIELDS.items()}
+        return _build(
+            DenoiseOptions,
+            {**values, "rules": self.rules()},
+            {option: setting_name(name) for option, name in _OPTION_FIELDS.items()},
         )
+
+    def _warn_if_nothing_stored(self) -> None:
+        """Without extraction, page items keep their raw page and carry no text, so the
+        store pipeline, which stores items with a text, has nothing to store. It stays on
+        (a project may fill the text field itself), hence a warning rather than an error."""
+        if self.extract_enabled or not self.store_enabled or not self.database_url:
+            return
+        logger.warning(
+            "DENOISE_EXTRACT_ENABLED is False: page items keep their raw body and headers "
+            "and get no text, and StorePipeline stores only items with a %r field; set "
+            "DENOISE_STORE_ENABLED = False too unless the project fills that field itself",
+            self.fields.get("text"),
+        )
+
+
+#: :class:`DenoiseOptions` field -> the :class:`DenoiseConfig` field it comes from
+#: (``rules`` is built from the ``rule_*`` fields)
+_OPTION_FIELDS: dict[str, str] = {
+    "method": "method",
+    "max_bytes": "max_bytes",
+    "templates": "templates_enabled",
+    "line_stats": "line_stats_enabled",
+    "site_prefixes": "site_prefixes",
+    "skip_noise_pages": "skip_noise_pages",
+    "page_model": "page_model",
+    "method_params": "method_params",
+    "flush_every": "flush_every",
+    "owner": "owner",
+}
+
+
+def _build(cls: Callable[..., _T], values: dict[str, Any], settings: Mapping[str, str]) -> _T:
+    """``cls(**values)``, a ``ValueError`` naming the setting at fault.
+
+    The core's own checks say what is wrong with a value, not which setting it came from:
+    the culprit is the first value that ``cls`` refuses on its own.
+    """
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        culprit = next(
+            (setting for name, setting in settings.items() if _refuses(cls, name, values[name])),
+            "DENOISE_*",
+        )
+        raise ValueError(f"invalid {culprit} setting: {exc}") from exc
+
+
+def _refuses(cls: Callable[..., object], name: str, value: Any) -> bool:
+    try:
+        cls(**{name: value})
+    except (TypeError, ValueError):
+        return True
+    return False
+
+
+#: settings already parsed once, by id (Scrapy's settings are unhashable); weak values, so
+#: that a new crawler's settings reusing a dead one's id are not taken for them
+_PARSED: weakref.WeakValueDictionary[int, BaseSettings] = weakref.WeakValueDictionary()
+
+
+def _first_parse(settings: BaseSettings) -> bool:
+    """Is this the first parse of ``settings``? A crawler's settings are parsed by each
+    component that needs them (runtime, distributed scheduler), its warnings logged once."""
+    if _PARSED.get(id(settings)) is settings:
+        return False
+    _PARSED[id(settings)] = settings
+    return True
+
+
+def _warn_unknown_settings(settings: BaseSettings) -> None:
+    """A misspelt ``DENOISE_*`` name would otherwise be ignored without a word."""
+    known = [f.name.upper() for f in dataclass_fields(DenoiseConfig)]
+    for name in sorted(n for n in settings if n.startswith("DENOISE_")):
+        suffix = name.removeprefix("DENOISE_")
+        if suffix in known:
+            continue
+        # matched without the prefix all names share, which would make any name "close"
+        close = difflib.get_close_matches(suffix, known, n=1)
+        hint = f" (did you mean DENOISE_{close[0]}?)" if close else ""
+        logger.warning("unknown setting %s is ignored%s", name, hint)
 
 
 _OFF = frozenset({"", "none", "null", "off", "false"})
@@ -394,11 +543,11 @@ def _parse(settings: BaseSettings, name: str, kind: str) -> Any:
     if kind == "bool":
         return settings.getbool(name)
     if kind == "int":
-        return settings.getint(name)
+        return _whole(raw)
     if kind == "str":
         return str(raw)
     if kind == "list":
-        return tuple(str(v) for v in settings.getlist(name))
+        return tuple(str(v) for v in _list(settings, name))
     if kind == "dict":
         return settings.getdict(name)
     if kind == "fields":
@@ -408,10 +557,43 @@ def _parse(settings: BaseSettings, name: str, kind: str) -> Any:
     if kind == "optional_str":
         return str(raw)
     if kind == "optional_int":
-        return int(raw)
+        return _whole(raw)
     if kind == "optional_float":
         return float(raw)
     raise AssertionError(f"unknown setting kind {kind!r}")
+
+
+def _whole(raw: Any) -> int:
+    """``int(raw)``, except that a fraction is refused: ``int(1.7)`` would quietly be 1."""
+    if isinstance(raw, float) and not raw.is_integer():
+        raise ValueError(f"{raw!r} is not a whole number")
+    return int(raw)
+
+
+def _list(settings: BaseSettings, name: str) -> list[Any]:
+    """A list setting: a string starting with ``[`` is a JSON list, any other string is
+    split on commas (Scrapy's ``getlist``), which breaks a regex such as ``\\d{1,3}``."""
+    raw = settings[name]
+    if isinstance(raw, str) and raw.lstrip().startswith("["):
+        value: list[Any] = json.loads(raw)  # valid JSON starting with "[" is a list
+        return value
+    return settings.getlist(name)
+
+
+def item_fields(source: BaseSettings | Mapping[str, Any] | str | None = None) -> dict[str, str]:
+    """The item field of each value (``DENOISE_FIELDS`` merged into the defaults).
+
+    ``source`` is a crawler's settings, or the setting's value as a user has it: a mapping
+    whose ``None`` values switch a field off, or its JSON text (what ``-s`` gives); ``None``
+    gives the defaults. A spider passes its settings to :func:`.items.page_item`, so that
+    its items use the names the pipelines read.
+    """
+    if not isinstance(source, BaseSettings):
+        source = BaseSettings({"DENOISE_FIELDS": source or {}})
+    try:
+        return _parse_fields(source.getdict("DENOISE_FIELDS"))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"invalid DENOISE_FIELDS setting: {exc}") from exc
 
 
 def _parse_fields(overrides: Mapping[str, Any]) -> dict[str, str]:
@@ -426,7 +608,18 @@ def _parse_fields(overrides: Mapping[str, Any]) -> dict[str, str]:
     for required in ("url", "body"):
         if not merged.get(required):
             raise ValueError(f"{required!r} cannot be switched off")
-    return {k: v for k, v in merged.items() if v}
+    fields = {k: v for k, v in merged.items() if v}
+    # Two values in one field: the later overwrites the earlier ({"title": "text"} stored
+    # the whole text as the title).
+    roles: dict[str, str] = {}
+    for role, name in fields.items():
+        if name in roles:
+            raise ValueError(
+                f"{roles[name]!r} and {role!r} are both in the item field {name!r}; "
+                "give each its own field, or map one to None"
+            )
+        roles[name] = role
+    return fields
 
 
 def _format_default(value: Any) -> str:

@@ -15,6 +15,7 @@ held out; the SVM rows are. Every rule can be switched off by setting its thresh
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
@@ -141,6 +142,35 @@ class PageRules:
     #: documentation), not an article (see :mod:`.links`)
     navigation_min_links: int | None = 1
 
+    def __post_init__(self) -> None:
+        # A threshold out of range does not fail later: it quietly makes a rule fire on
+        # every page or on none, so it is refused where it is set (settings, CLI, API).
+        _check_at_least("min_text_chars", self.min_text_chars, 0)
+        _check_at_least("shallow_url_depth", self.shallow_url_depth, 0)
+        _check_at_least("short_url_chars", self.short_url_chars, 0)
+        _check_at_least("max_links", self.max_links, 0)
+        ratio = self.max_link_text_ratio
+        if ratio is not None and not (math.isfinite(ratio) and ratio > 0):
+            raise ValueError(f"max_link_text_ratio must be a finite number above 0, not {ratio!r}")
+        _check_at_least(
+            "changing_min_visits",
+            self.changing_min_visits,
+            2,
+            ": the rule fires when the content changed between every two visits, which a "
+            "page seen once before always does, so every revisited page would be noise "
+            "(None switches the rule off)",
+        )
+        _check_at_least("navigation_min_links", self.navigation_min_links, 1)
+        for pattern in self.url_patterns:
+            try:
+                re.compile(f"(?:{pattern})")
+            except re.error as exc:
+                raise ValueError(f"url_patterns: {pattern!r} is not a valid regex: {exc}") from None
+        try:
+            self.compiled_patterns()
+        except re.error as exc:  # each is valid alone: e.g. a group name used twice
+            raise ValueError(f"url_patterns do not combine into one regex: {exc}") from None
+
     def compiled_patterns(self) -> re.Pattern[str] | None:
         """One regex over ``"<path>?<query>"`` (see :func:`url_match_target`)."""
         parts: list[str] = []
@@ -153,6 +183,12 @@ class PageRules:
         if not parts:
             return None
         return re.compile("|".join(parts), re.I)
+
+
+def _check_at_least(name: str, value: int | None, minimum: int, why: str = "") -> None:
+    """Refuse a threshold below ``minimum``; ``None`` (the rule off) always passes."""
+    if value is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value!r}{why}")
 
 
 def is_root_path(path: str) -> bool:
