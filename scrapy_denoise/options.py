@@ -4,6 +4,7 @@ the Scrapy settings and the benchmark) instead of as long argument lists."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from .document import DEFAULT_MAX_BYTES
 from .methods import check_method_name, check_method_params
@@ -61,6 +62,13 @@ class DenoiseOptions:
                 "DenoiseOptions.site_prefixes must be a tuple of URL prefixes, e.g. "
                 f"('https://example.org/blog/',); got {type(prefixes).__name__} {prefixes!r}"
             )
+        for prefix in prefixes:
+            parts = urlsplit(prefix)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ValueError(
+                    f"DenoiseOptions.site_prefixes: {prefix!r} is not an absolute http(s) URL "
+                    "(e.g. 'https://example.org/blog/'), so no page would match it"
+                )
         object.__setattr__(self, "site_prefixes", tuple(prefixes))
         _check_type("rules", self.rules, PageRules, "a PageRules")
         if self.page_model is not None:

@@ -68,3 +68,12 @@ def test_method_params_setting_builds_options_and_refuses_an_unknown_method() ->
     assert DenoiseConfig.from_settings(settings).options().method_params["cevc"] == {"alpha": 0.6}
     with pytest.raises(ValueError, match="unknown extraction method 'nosuch'"):
         DenoiseConfig.from_settings(Settings({"DENOISE_METHOD_PARAMS": {"nosuch": {}}})).options()
+
+
+def test_a_site_prefix_must_be_an_absolute_http_url() -> None:
+    """A prefix like "example.org/blog" matched no page, in the core as in a crawl."""
+    with pytest.raises(ValueError, match="not an absolute http"):
+        DenoiseOptions(site_prefixes=("example.org/blog/",))
+    assert DenoiseOptions(site_prefixes=["https://example.org/blog/"]).site_prefixes == (
+        "https://example.org/blog/",
+    )

@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from scrapy.settings import BaseSettings
 
@@ -379,13 +378,6 @@ class DenoiseConfig:
             if minimum is not None and value < minimum:
                 raise ValueError(
                     f"invalid {setting_name(f.name)} setting: {value!r} (at least {minimum})"
-                )
-        for prefix in self.site_prefixes:
-            parts = urlsplit(prefix)
-            if parts.scheme not in ("http", "https") or not parts.netloc:
-                raise ValueError(
-                    f"invalid DENOISE_SITE_PREFIXES setting: {prefix!r} is not an absolute "
-                    "http(s) URL (e.g. 'https://example.org/blog/'), so no page would match it"
                 )
         self._check_page_model()
         options = self.options()
