@@ -57,8 +57,9 @@ class Denoiser:
     Denoiser with a store cannot be used after :meth:`close`: what it learned then would
     be lost without a word.
 
-    Only a page with an absolute http(s) URL belongs to a site: without one (``None``, a
-    relative path) it is read as a single page, and teaches no site anything.
+    Only a page whose URL has a scheme and a host belongs to a site: without one
+    (``None``, a relative path, ``file:///...``) it is read as a single page, and teaches
+    no site anything.
     """
 
     def __init__(
@@ -89,11 +90,15 @@ class Denoiser:
 
         if isinstance(store, Store):
             store_obj = store
+        elif store == "":
+            # what an unset environment variable gives: an in-memory store would lose the
+            # learning without a word
+            raise ValueError("store is an empty URL: give None for a store in memory")
         elif store is None or store is True or isinstance(store, str):
             store_obj = Store.open(store if isinstance(store, str) else None)
             self._owns_store = True
         elif isinstance(store, os.PathLike):
-            store_obj = Store.open(f"sqlite:///{os.fspath(store)}")
+            store_obj = Store.open(f"sqlite:///{os.fsdecode(store)}")
             self._owns_store = True
         else:
             # an int or a list used to give an in-memory store, and a crawl's learning
@@ -217,7 +222,7 @@ class Denoiser:
         if headers is not None:
             if not isinstance(headers, Mapping):
                 raise TypeError(f"headers must be a mapping, not {type(headers).__name__}")
-            headers = {str(k): _header_text(v) for k, v in headers.items()}
+            headers = {_header_text(k): _header_text(v) for k, v in headers.items()}
         return load_document(body, url or "", headers, max_bytes=self.options.max_bytes)
 
     def extract(
@@ -302,9 +307,10 @@ class Denoiser:
         identity = _identity(doc, extracted, verdict)
         count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
         units = self._template_units(doc, site, count)
-        lines = without_rule_lines(_without_templates(extracted, units))
         if self.options.line_stats:
-            lines = learner.filter_lines(site, lines, learn=count)
+            learner.filter_lines(
+                site, without_rule_lines(_without_templates(extracted, units)), learn=count
+            )
         learner.record_fingerprint(url, site, _fingerprint(doc, extracted))
         return verdict
 
@@ -421,7 +427,10 @@ def _identity(doc: Document, lines: list[str], verdict: PageVerdict) -> str | No
 
 
 def _header_text(value: object) -> str:
-    """A header value as text: bytes as HTTP sends them (Latin-1), as Scrapy keeps them."""
+    """A header name or value as text: bytes as HTTP sends them (Latin-1), and of a list
+    (Scrapy's ``Headers`` keeps one per header line) the last, as Scrapy reads it."""
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else ""
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 

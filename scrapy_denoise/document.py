@@ -531,11 +531,13 @@ class _TailOnly:
         self.tail = tail
 
 
-def _looks_binary(body: bytes) -> bool:
+def _looks_binary(body: bytes, wide: bool = False) -> bool:
+    """A file signature, or control bytes among near-random bytes; ``wide``: the header
+    declares UTF-16, whose NUL bytes are text (a file signature still counts)."""
     head = body[:_BINARY_SNIFF]
     if head.startswith(_BINARY_MAGIC):
         return True
-    if not head:
+    if not head or wide:
         return False
     # UTF-16/32 text has NULs too, but arrives with a BOM, checked by the decoder first.
     if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
@@ -819,7 +821,7 @@ def _load_tree(
         if len(body) > max_bytes:
             body = body[:max_bytes]
             warnings.append("truncated")
-        if _looks_binary(body) and not declares_utf16(body, headers):
+        if _looks_binary(body, declares_utf16(body, headers)):
             warnings.append("binary")
             return _empty_root(), HeadInfo(), encoding, (), []
         decoded = decode(body, headers)

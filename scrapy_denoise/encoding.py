@@ -136,12 +136,25 @@ def _canonical(label: bytes | str | None, *, header: bool = False) -> str | None
     return name
 
 
-def _wide_plausible(body: bytes) -> bool:
-    """Could ``body`` (after any BOM) be UTF-16 or UTF-32? Its markup is ASCII, a NUL byte
-    beside each such character: without one in the first bytes, a UTF-16 label or BOM is
-    a lie (a UTF-8 page behind a stray BOM read as UTF-16 is a page of CJK nonsense with
-    no decoding error to show for it)."""
-    return b"\x00" in body[:_SNIFF_BYTES]
+#: NUL bytes in a body's first bytes from which it may be UTF-16 (fewer: a stray NUL or
+#: two in an 8-bit page, which read as UTF-16 was CJK nonsense), and the share of them that
+#: must fall on one byte parity: ASCII markup in UTF-16 puts its NULs all on one side,
+#: while the NUL padding some pages carry falls on both
+_WIDE_MIN_NULS = 8
+_WIDE_PARITY = 0.9
+
+
+def _wide_plausible(body: bytes, name: str = "utf-16") -> bool:
+    """Could ``body`` (after any BOM) be in the wide encoding ``name``? Its markup is ASCII,
+    with NUL bytes beside each character: without them in the first bytes, a UTF-16 label
+    or BOM is a lie (a UTF-8 page behind a stray BOM read as UTF-16 is a page of CJK
+    nonsense with no decoding error to show for it). UTF-32 has a NUL in every character
+    of the first 65,536 code points: a quarter of its bytes at least."""
+    sample = body[:_SNIFF_BYTES]
+    if name.startswith("utf-32"):
+        return sample.count(0) >= len(sample) // 4
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    return even + odd >= _WIDE_MIN_NULS and max(even, odd) >= _WIDE_PARITY * (even + odd)
 
 
 def declares_utf16(body: bytes, headers: dict[str, str] | None) -> bool:
@@ -191,7 +204,7 @@ def decode(body: bytes, headers: dict[str, str] | None = None) -> Decoded:
     for bom, name in _BOMS:
         if body.startswith(bom):
             rest = body[len(bom) :]
-            if name == "utf-8" or _wide_plausible(rest):
+            if name == "utf-8" or _wide_plausible(rest, name):
                 text, err = _decode_with(rest, name)
                 if err <= 0.01:
                     return Decoded(text, name, "bom", err)

@@ -44,7 +44,7 @@ from .store import (
     StoreError,
     TemplateText,
     VerdictCount,
-    content_changed,
+    comparable,
     fit_hash,
     score_bucket,
     text_hash,
@@ -187,8 +187,10 @@ class SiteLearner:
         """Count a visit of ``url`` whose main content hashes to ``content_hash``.
 
         Any string identifying the content works; strings over 64 characters are hashed.
-        A visit counts as a change only when both hashes start with the same basis
-        (:func:`~.store.content_changed`). Returns the URL's history including this visit.
+        A visit is compared with the one before only when both hashes start with the same
+        basis (:func:`~.store.comparable`); one that is not is not counted, only kept as
+        the hash the next visit is compared with. Returns the URL's history including this
+        visit.
         """
         content_hash = fit_hash(content_hash)
         with self._lock:
@@ -198,8 +200,13 @@ class SiteLearner:
             if before is None:
                 after = PageState(content_hash, 1, 0)
             else:
-                changed = int(content_changed(before.content_hash, content_hash))
-                after = PageState(content_hash, before.visits + 1, before.changes + changed)
+                if comparable(before.content_hash, content_hash):
+                    changed = int(before.content_hash != content_hash)
+                    after = PageState(content_hash, before.visits + 1, before.changes + changed)
+                else:
+                    # not comparable: not counted as a visit either, or the visit would
+                    # widen the gap the rule measures for good (see comparable)
+                    after = PageState(content_hash, before.visits, before.changes)
             self._pages[url] = after
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))
             self._visit_pages += 1

@@ -3,6 +3,8 @@ the Scrapy settings and the benchmark) instead of as long argument lists."""
 
 from __future__ import annotations
 
+import numbers
+import os
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -71,8 +73,10 @@ class DenoiseOptions:
                 )
         object.__setattr__(self, "site_prefixes", tuple(prefixes))
         _check_type("rules", self.rules, PageRules, "a PageRules")
+        if isinstance(self.page_model, os.PathLike):  # a Path worked before the checks
+            object.__setattr__(self, "page_model", os.fsdecode(self.page_model))
         if self.page_model is not None:
-            _check_type("page_model", self.page_model, str, "a str or None")
+            _check_type("page_model", self.page_model, str, "a str, a path or None")
         check_method_params(self.method_params)
         _check_positive_int("flush_every", self.flush_every)
         _check_type("owner", self.owner, str, "a str")
@@ -88,8 +92,9 @@ def _check_type(name: str, value: object, expected: type, described: str) -> Non
 
 
 def _check_positive_int(name: str, value: object) -> None:
-    # bool is an int subclass: max_bytes=True would mean one byte
-    if isinstance(value, bool) or not isinstance(value, int):
+    # bool is an int subclass: max_bytes=True would mean one byte; numpy's ints are
+    # Integral without being int
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(
             f"DenoiseOptions.{name} must be an int, got {type(value).__name__} {value!r}"
         )

@@ -131,3 +131,19 @@ def test_a_utf16_page_declared_by_its_header_is_text_not_binary() -> None:
     doc = load_document(body, "https://news.example/a.html", header)
     assert "binary" not in doc.warnings and doc.head.title == "Новости дня"
     assert "binary" in load_document(body, "https://news.example/a.html").warnings
+
+
+def test_a_stray_nul_does_not_make_an_8_bit_page_utf16() -> None:
+    """One NUL in a UTF-8 page under a lying UTF-16 header gave CJK nonsense; NUL padding
+    falls on both byte parities, ASCII markup in UTF-16 on one."""
+    header = {"Content-Type": "text/html; charset=utf-16"}
+    one_nul = _RUSSIAN.replace("<body>", "<body>\x00").encode("utf-8")
+    assert decode(one_nul, header).text.startswith("<html><head><title>Новости")
+    padded = _RUSSIAN.encode("utf-8") + b"\x00" * 64
+    assert decode(padded, header).encoding == "utf-8"
+
+
+def test_a_file_signature_under_a_utf16_header_is_still_binary() -> None:
+    header = {"Content-Type": "text/html; charset=utf-16"}
+    pdf = b"%PDF-1.7\n" + "<html> text </html>".encode("utf-16-le") * 50
+    assert "binary" in load_document(pdf, "https://news.example/a.html", header).warnings

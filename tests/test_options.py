@@ -25,7 +25,7 @@ from scrapy_denoise.methods import UnknownMethodError
         ({"site_prefixes": "https://x.org/blog/"}, TypeError, "site_prefixes must be a tuple"),
         ({"site_prefixes": (1,)}, TypeError, "site_prefixes must be a tuple"),
         ({"rules": None}, TypeError, "DenoiseOptions.rules must be a PageRules, got NoneType"),
-        ({"page_model": 1}, TypeError, "DenoiseOptions.page_model must be a str or None"),
+        ({"page_model": 1}, TypeError, "DenoiseOptions.page_model must be a str, a path or None"),
         ({"method_params": [("cevc", {})]}, TypeError, "method_params must map method names"),
         ({"method_params": {"nosuch": {}}}, UnknownMethodError, "unknown extraction method"),
         ({"method_params": {"cevc": 1}}, TypeError, r"method_params\['cevc'\] must be a dict"),
@@ -77,3 +77,12 @@ def test_a_site_prefix_must_be_an_absolute_http_url() -> None:
     assert DenoiseOptions(site_prefixes=["https://example.org/blog/"]).site_prefixes == (
         "https://example.org/blog/",
     )
+
+
+def test_a_page_model_path_and_numpy_ints_are_accepted() -> None:
+    from pathlib import Path
+
+    import numpy as np
+
+    options = DenoiseOptions(page_model=Path("models/pages.json"), max_bytes=np.int64(1000))  # type: ignore[arg-type]
+    assert options.page_model == "models/pages.json" and options.max_bytes == 1000

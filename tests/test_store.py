@@ -931,3 +931,34 @@ def test_a_read_only_sqlite_file_fails_at_open_not_at_the_first_flush(
     monkeypatch.setattr(store_module.os, "access", lambda p, mode: str(p) != str(tmp_path))
     with pytest.raises(StoreError, match=r"folder .* is read-only"):
         Store.open(f"sqlite:///{path}")
+
+
+def test_a_row_stored_under_its_index_file_before_is_moved_not_duplicated(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows written before URLs were cut at their index file keep the long URL: re-crawled
+    edited, the page became a second row beside its stale first."""
+    alias = "https://n.example/post/index.html"
+    with monkeypatch.context() as before:
+        before.setattr(store_module, "stored_url", lambda url: url)
+        store.upsert_articles([ArticleRecord(alias, SITE, "first text", identity="i1")])
+    assert _stored_urls(store) == [alias]
+    edited = [ArticleRecord(alias, SITE, "edited text", identity="i2")]
+    assert store.upsert_articles(edited) == UpsertCounts(updated=1)
+    with store.engine.connect() as conn:
+        rows = conn.execute(text("SELECT url, text FROM articles")).all()
+    assert [tuple(r) for r in rows] == [("https://n.example/post/", "edited text")]
+
+
+def test_a_damaged_rewrite_set_aside_keeps_its_identity_from_a_copy(store: Store) -> None:
+    """The copy check took the stored URL to be rewritten and let its identity go: a copy
+    of the good text under another URL in the same batch became a second row."""
+    good = "The council approved the plan on Tuesday after a long debate. " * 5
+    url = "https://n.example/story"
+    store.upsert_articles([ArticleRecord(url, SITE, good, identity="i1")])
+    batch = [
+        ArticleRecord(url, SITE, good[:200] + "\ufffd" * 20, identity="i2"),
+        ArticleRecord(url + "?utm_source=x", SITE, good, identity="i1"),
+    ]
+    assert store.upsert_articles(batch) == UpsertCounts(duplicates=1, kept_damaged=1)
+    assert _stored_urls(store) == [url]

@@ -382,7 +382,7 @@ class DenoiseConfig:
         self._check_page_model()
         options = self.options()
         try:
-            create_method(options.method, options.method_params)
+            create_method(options.method, options.method_params, warn_ignored=False)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"invalid DENOISE_METHOD_PARAMS setting: {exc}") from exc
 

@@ -80,13 +80,19 @@ def check_method_params(params: object) -> None:
             )
 
 
-def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None = None) -> Method:
+def create_method(
+    name: str,
+    params: Mapping[str, Mapping[str, object]] | None = None,
+    *,
+    warn_ignored: bool = True,
+) -> Method:
     """Build the method called ``name`` with its parameter overrides from ``params[name]``.
 
     ``params`` may hold parameters of other methods too (settings keep them for several);
     those are logged as ignored, once per method built, so a user who set parameters for a
-    method that is not the one running learns it. A parameter of the wrong type or unknown
-    to the method raises :class:`TypeError` naming the method.
+    method that is not the one running learns it (``warn_ignored=False`` for a build that
+    only checks the parameters, or repeats the crawl's own). A parameter of the wrong type
+    or unknown to the method raises :class:`TypeError` naming the method.
     """
     params = params or {}
     check_method_name(name)
@@ -96,7 +102,7 @@ def create_method(name: str, params: Mapping[str, Mapping[str, object]] | None =
     # silently ignored.
     keys = (DEFAULT_METHOD, "default") if name == "default" else (name,)
     ignored = [key for key, values in params.items() if values and key not in keys]
-    if ignored:
+    if ignored and warn_ignored:
         running = f"default ({DEFAULT_METHOD})" if name == "default" else name
         logger.warning(
             "method_params for %s ignored: the extraction method is %s",

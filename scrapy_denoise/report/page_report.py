@@ -187,8 +187,8 @@ def build_page_report(
     learner = denoiser.learner
     if learner is None:
         notes.append("no store: site templates and line statistics were not applied")
-    elif not doc.url:
-        notes.append("no URL: site templates and line statistics need the page's site")
+    elif not article.site:
+        notes.append("no absolute URL: site templates and line statistics need the page's site")
     if verdict.is_noise:
         notes.append(
             "the page filter judged this a noise page: the crawl would not store it; "
@@ -197,7 +197,7 @@ def build_page_report(
 
     # Template units, matched as extract_document matched them (the tree is unchanged).
     units: list[Unit] = []
-    if learner is not None and doc.url and opts.templates:
+    if learner is not None and article.site and opts.templates:
         units = learner.match_templates(article.site, page_units(doc, learner.template_params))
     index_of = {el: i for i, el in enumerate(doc.nodes)}
     template_tops = sorted(index_of[u.element] for u in units if u.element in index_of)
@@ -205,7 +205,7 @@ def build_page_report(
 
     # The method again on the same tree: the same output as inside extract_document; then
     # the template lines, then line statistics (the lines missing from the article).
-    extraction = create_method(opts.method, opts.method_params).extract(doc)
+    extraction = create_method(opts.method, opts.method_params, warn_ignored=False).extract(doc)
     method_lines = extraction.lines
     is_template = template_lines(method_lines, units)
     ruled = [

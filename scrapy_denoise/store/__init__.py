@@ -22,7 +22,7 @@ from .records import (
     TemplateText,
     UpsertCounts,
     VerdictCount,
-    content_changed,
+    comparable,
     score_bucket,
 )
 from .store import DAMAGED_SHARE, Store, content_hash, fit_hash, text_hash
@@ -44,7 +44,7 @@ __all__ = [
     "TemplateText",
     "UpsertCounts",
     "VerdictCount",
-    "content_changed",
+    "comparable",
     "content_hash",
     "fit_hash",
     "redact_url",

@@ -106,10 +106,16 @@ def fingerprint_basis(fingerprint: str) -> str:
     return fingerprint[:n] if fingerprint[n - 1 : n] == ":" else ""
 
 
-def content_changed(before: str, after: str) -> bool:
-    """Does a visit hashing to ``after`` count as a change from one hashing to ``before``?
-    Only when both hash the same thing (the store's upsert says the same in SQL)."""
-    return before != after and fingerprint_basis(before) == fingerprint_basis(after)
+def comparable(before: str, after: str) -> bool:
+    """Can a visit hashing to ``after`` be compared with one hashing to ``before``? Only
+    when both hash the same thing (the store's upsert says the same in SQL).
+
+    A visit that cannot is counted neither as a visit nor as a change: the rule fires when
+    ``changes >= visits - 1``, and a visit that could never count as a change would keep a
+    page one change short of it for good (every page fingerprinted before the bases, the
+    first time it was fingerprinted with one; a page whose verdict flipped once).
+    """
+    return fingerprint_basis(before) == fingerprint_basis(after)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +168,8 @@ class ArticleRecord:
         key = site or article.site
         if not key:
             raise ValueError(
-                f"{article.url} has no site key (extracted with store=False): pass site="
+                f"{article.url} has no site key (extracted with store=False, or its URL has no "
+                "host): pass site="
             )
         return cls(
             url=article.url,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import threading
 import time
 from collections import defaultdict
@@ -44,7 +45,6 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
 
-from ..page.features import INDEX_FILE
 from .errors import StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
@@ -320,7 +320,13 @@ class Store:
         if not articles:
             return UpsertCounts()
         keyed = [replace(a, url=stored_url(a.url)) for a in articles]
-        return self._run(lambda conn: _upsert_articles(conn, keyed), write=True, what="save")
+        moved = {a.url: k.url for a, k in zip(articles, keyed, strict=True) if a.url != k.url}
+
+        def work(conn: Connection) -> UpsertCounts:
+            _move_index_file_rows(conn, moved)
+            return _upsert_articles(conn, keyed)
+
+        return self._run(work, write=True, what="save")
 
     # -- reports --------------------------------------------------------------------
 
@@ -663,15 +669,17 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
     site_ids = _site_ids(conn, [v.site for v in visits])
     now = utcnow()
     ins = _insert(conn, _PAGES)
+    new_basis = _basis(_PAGES.c.content_hash) != _basis(ins.excluded.content_hash)
     stmt = ins.on_conflict_do_update(
         index_elements=[_PAGES.c.url_hash],
         set_={
-            "visits": _PAGES.c.visits + 1,
-            # records.content_changed, in SQL
+            # records.comparable, in SQL: a visit that cannot be compared with the one
+            # before counts neither as a visit nor as a change
+            "visits": _PAGES.c.visits + case((new_basis, 0), else_=1),
             "changes": _PAGES.c.changes
             + case(
                 (_PAGES.c.content_hash == ins.excluded.content_hash, 0),
-                (_basis(_PAGES.c.content_hash) != _basis(ins.excluded.content_hash), 0),
+                (new_basis, 0),
                 else_=1,
             ),
             "content_hash": ins.excluded.content_hash,
@@ -768,12 +776,28 @@ def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
 # -- articles -----------------------------------------------------------------------
 
 
+def _move_index_file_rows(conn: Connection, moved: dict[str, str]) -> None:
+    """Rows stored under a URL :func:`stored_url` now cuts (before it did) are moved to the
+    cut URL when it is written to, unless a row is there already: otherwise an edited page
+    re-crawled under its old URL became a second row beside its stale first."""
+    for old, new in sorted(moved.items()):
+        taken = select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash == text_hash(new))
+        conn.execute(
+            update(_ARTICLES)
+            .where(_ARTICLES.c.url_hash == text_hash(old), ~taken.exists())
+            .values(url=_clean(new), url_hash=text_hash(new))
+        )
+
+
 def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> UpsertCounts:
     site_ids = _site_ids(conn, [a.site for a in articles])
+    # Damaged texts of stored URLs are set aside first: the copy check takes a stored URL
+    # with a new identity to be rewritten, and lets the old identity go to another URL.
+    articles, kept_damaged = _without_damaged_rewrites(conn, articles)
     kept = _without_copies(conn, articles, site_ids)
     duplicates = len(articles) - len(kept)
     articles = kept
-    inserted = updated = unchanged = kept_damaged = 0
+    inserted = updated = unchanged = 0
     now = utcnow()
     ins = _insert(conn, _ARTICLES)
     insert_new = ins.on_conflict_do_nothing(index_elements=[_ARTICLES.c.url_hash]).returning(
@@ -831,12 +855,9 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             }
             changed: list[dict[str, Any]] = []
             identified: list[dict[str, Any]] = []
-            damaged = 0
             for h, row in sorted(rest.items()):
                 content, identity = stored.get(h, (None, None))
-                if content != row["content_hash"] and _damaged(row["text"]):
-                    damaged += 1
-                elif content != row["content_hash"]:
+                if content != row["content_hash"]:
                     changed.append({f"b_{k}": v for k, v in row.items() if k != "url"})
                 elif row["identity_hash"] not in (None, identity):
                     identified.append({"b_url_hash": h, "b_identity_hash": row["identity_hash"]})
@@ -845,9 +866,27 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             if identified:
                 conn.execute(reidentify, identified)
             updated += len(changed)
-            kept_damaged += damaged
-            unchanged += len(rest) - len(changed) - damaged
+            unchanged += len(rest) - len(changed)
     return UpsertCounts(inserted, updated, unchanged, duplicates, kept_damaged)
+
+
+def _without_damaged_rewrites(
+    conn: Connection, articles: Sequence[ArticleRecord]
+) -> tuple[list[ArticleRecord], int]:
+    """The articles but those whose text is damaged and whose URL is stored (left as it
+    is), and how many were left out."""
+    damaged = {text_hash(a.url) for a in articles if _damaged(a.text)}
+    if not damaged:
+        return list(articles), 0
+    stored = {
+        bytes(h)
+        for chunk in _chunks(sorted(damaged))
+        for (h,) in conn.execute(
+            select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash.in_(list(chunk)))
+        )
+    }
+    kept = [a for a in articles if text_hash(a.url) not in stored or not _damaged(a.text)]
+    return kept, len(articles) - len(kept)
 
 
 def stored_url(url: str) -> str:
@@ -860,8 +899,13 @@ def stored_url(url: str) -> str:
     the real one kept the old text.
     """
     parts = urlsplit(url)
-    path = INDEX_FILE.sub("/", parts.path)
+    path = _INDEX_PAGE.sub("/", parts.path)
     return url if path == parts.path else urlunsplit(parts._replace(path=path))
+
+
+#: a directory's index page, as web servers serve it for the directory (not the URL rules'
+#: wider INDEX_FILE: ``/docs/index.md`` or ``/feed/index.xml`` are files of their own)
+_INDEX_PAGE = re.compile(r"/(?:index|default)\.(?:html?|shtml|php\d?|aspx?|jsp|cfm)$", re.I)
 
 
 def _damaged(text: str) -> bool:
