@@ -875,17 +875,17 @@ def _without_damaged_rewrites(
 ) -> tuple[list[ArticleRecord], int]:
     """The articles but those whose text is damaged and whose URL is stored (left as it
     is), and how many were left out."""
-    damaged = {text_hash(a.url) for a in articles if _damaged(a.text)}
+    damaged = {i: text_hash(a.url) for i, a in enumerate(articles) if _damaged(a.text)}
     if not damaged:
         return list(articles), 0
     stored = {
         bytes(h)
-        for chunk in _chunks(sorted(damaged))
+        for chunk in _chunks(sorted(set(damaged.values())))
         for (h,) in conn.execute(
             select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash.in_(list(chunk)))
         )
     }
-    kept = [a for a in articles if text_hash(a.url) not in stored or not _damaged(a.text)]
+    kept = [a for i, a in enumerate(articles) if damaged.get(i) not in stored]
     return kept, len(articles) - len(kept)
 
 
