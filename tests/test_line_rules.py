@@ -85,6 +85,17 @@ from scrapy_denoise.methods.line_rules import (
         "已输入0字",
         "发表",
         "扫描上方二维码关注微信公众号",
+        # Chinese follow-us and get-the-app lines, an end-of-story marker, a tag list
+        "新浪财经公众号",
+        "证券时报官方新闻客户端",
+        "扫一扫 关注我",
+        "关注",
+        "用微信扫描二维码",
+        "扫描下方二维码解锁更多技能",
+        "安装新浪财经客户端第一时间接收最全面的市场资讯→【下载地址】",
+        "正文已结束，您可以按alt+4进行评论",
+        "特别声明",
+        "关键词 >> 共享充电宝",
         "点击进入“文艺星青年”>>",
         "您的浏览器暂时无法播放此视频.",
         # Chinese publication lines: a date with publication labels, no sentence
@@ -123,6 +134,9 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "上一页的数据有误。",
         "发表评论的网友大多表示支持。",
         "字号较小的版本已经停印。",
+        "微信公众号文章显示，该公司已于上月停业。",
+        "他关注这件事已经很久了。",
+        "关注朋朋",
         # an event's time, which the story announces, and a dated sentence
         "时间：2014 年 11 月 28 日上午 10 点 30 分",
         "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",

@@ -85,6 +85,16 @@ reading the first and last lines of the default chain's gne-tests output, where 
 matched 28 lines of 16 pages, every one furniture; on the development output of the six
 truth datasets and on both websites' pages they matched nothing.
 
+Their follow-us and get-the-app lines followed (2026-11-28): an account's or an
+app's name ("新浪财经公众号", "证券时报官方新闻客户端"), "扫一扫 关注我", a lone "关注"
+button, "用微信扫描二维码", "扫描下方二维码解锁更多技能", "安装新浪财经客户端……【下载地址】",
+"关注公众号查看全文", the end-of-story marker "正文已结束，您可以按alt+4进行评论", a
+disclaimer's "特别声明" heading and a tag list ("关键词 >> 共享充电宝"). Found by reading
+the lines of the default chain's gne-tests output that name an app, an account or a QR
+code: they matched 23 lines of 12 pages, every one furniture, and nothing on the
+development and held-out output of the six truth datasets or on either website's pages
+(counted with the rules before and after on the same output).
+
 A *dangling label* goes last: a short line ending in a colon at the end of the text
 ("Bookmark with:", "On the Net:", "Related News:", "Enter your email address:",
 "点击进入专题："), whose list, links or form the method has already dropped. Measured
@@ -191,7 +201,12 @@ _STOCK_ZH = re.compile(
     # video-player lines
     r"|相关内容|扫码阅读全文|调整字体|字号[：:]?\s*(?:[\[【]?[大中小][\]】]?\s*){0,3}(?:[\[【]?打印[\]】]?)?"
     r"|上一页|下一页|请先说点什么|评论\s*[(（]\d+[)）]|我要跟帖|已输入\s*\d+\s*字|发表(?:评论)?"
-    r"|扫描(?:上方|下方)?二维码关注.{0,20}|点击进入.{1,30}>+"
+    r"|(?:用微信)?扫(?:描|码|一扫)(?:上方|下方)?(?:的)?二维码.{0,20}|点击进入.{1,30}>+"
+    # follow-us and get-the-app lines: an account's or app's name, a "follow" button, a
+    # teaser's lock, the end-of-story marker, a disclaimer's heading, a tag list
+    r"|\S{0,12}?(?:官方)?(?:微信)?公众号|\S{1,12}?官方(?:新闻)?客户端|扫一扫\s*关注(?:我|我们)?"
+    r"|关注(?:我们)?|关注公众号查看全文|安装.{1,12}客户端.{0,30}|正文已结束.{0,20}"
+    r"|特别声明[：:]?|关键词\s*>>.{0,60}|相关资讯请关注[：:].{1,20}"
     r"|您的浏览器(?:暂时)?(?:无法|不支持)播放(?:此|该)?视频[。.]?"
     r")"
 )
