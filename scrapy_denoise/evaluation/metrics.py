@@ -30,6 +30,8 @@ import numpy as np
 import numpy.typing as npt
 from rapidfuzz.distance import LCSseq
 
+from ..tokens import TOKEN
+
 __all__ = [
     "SHINGLE_SIZE",
     "Aggregate",
@@ -48,20 +50,6 @@ __all__ = [
 
 SHINGLE_SIZE = 4
 
-# Han ideographs (URO, extension A, compatibility, the supplementary planes), the
-# ideographic iteration/closing marks that \w also matches, kana and Hangul syllables.
-# Only Han occurs in the data; the rest follow the README's "each CJK character".
-_CJK = (
-    "\u3005-\u3007"
-    "\u3041-\u309f"
-    "\u30a0-\u30ff"
-    "\u3400-\u4dbf"
-    "\u4e00-\u9fff"
-    "\uac00-\ud7af"
-    "\uf900-\ufaff"
-    "\U00020000-\U0003ffff"
-)
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -70,7 +58,7 @@ def tokenize(text: str | None) -> list[str]:
 
     Case is kept: the reference benchmark does not fold case, and the vectors do not need it.
     """
-    return _TOKEN.findall(text or "")
+    return TOKEN.findall(text or "")
 
 
 def shingles(text: str | None, n: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:

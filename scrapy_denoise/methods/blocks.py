@@ -39,6 +39,7 @@ import numpy.typing as npt
 from lxml import etree
 
 from ..document import BLOCK_TAGS, Document, aria_role, flush_line
+from ..tokens import CJK_RANGES
 
 __all__ = [
     "CJK_CHARS",
@@ -48,7 +49,6 @@ __all__ = [
     "Blocks",
     "compute_blocks",
     "context_features",
-    "paper_features",
 ]
 
 #: Tags whose elements are block units. The paper's body/section/div, the other sectioning
@@ -217,8 +217,8 @@ _ASIDE_MASK = _ASIDE_BIT | 1 << [name for name, _, _ in _CLASS_WORDS].index("com
 _CLASS_SPLIT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
-_CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-#: A token is a CJK character or a run of other word characters: ``[{_CJK}]|[^\W{_CJK}]+``.
+_CJK = CJK_RANGES
+#: a token is a CJK character or a run of other word characters (:data:`..tokens.TOKEN`)
 _WORD_CHAR = rf"[^\W{_CJK}]"
 _CJK_CHAR = rf"[{_CJK}]"
 #: one CJK character (kana, hangul and CJK ideographs), for measures that count them apart
@@ -445,30 +445,6 @@ def _class_mask(value: str) -> int:
         _MASK_CACHE.clear()
     _MASK_CACHE[value] = mask
     return mask
-
-
-def _ratio(a: float, b: float) -> float:
-    return a / (b + 1.0)
-
-
-def paper_features(
-    inner_len: int,
-    inner_link_len: int,
-    inner_links: int,
-    inner_images: int,
-    outer_len: int,
-    outer_link_len: int,
-    outer_links: int,
-    outer_images: int,
-) -> tuple[float, float, float, float, float]:
-    """R1–R5 of the paper (§5.2), each denominator plus one."""
-    return (
-        _ratio(inner_len, outer_len),
-        _ratio(inner_link_len, outer_link_len),
-        _ratio(inner_links, outer_links),
-        _ratio(inner_images, outer_images),
-        _ratio(inner_link_len, inner_len),
-    )  # fmt: skip
 
 
 def compute_blocks(doc: Document, *, unit_tags: frozenset[str] = UNIT_TAGS) -> Blocks:

@@ -46,10 +46,10 @@ from .train_blocks import (
     GRID_GAMMA,
     SHIPPED_DATASETS,
     PageExamples,
-    _fit_svm,
-    _sample,
     collect,
     fit_model,
+    fit_svm,
+    sample_blocks,
 )
 
 __all__ = ["FEATURE_GROUPS", "AblationRow", "Variant", "ablation", "format_ablation", "variants"]
@@ -157,9 +157,9 @@ def _fit_variant(
         )
     columns = [FEATURE_NAMES.index(name) for name in variant.features]
     matrices = [page.features[:, columns] for page in pages]
-    x, y, groups = _sample(matrices, pages, per_class, np.random.default_rng(seed))
+    x, y, groups = sample_blocks(matrices, pages, per_class, np.random.default_rng(seed))
     grid = {"C": GRID_C, "gamma": [g / len(columns) for g in GRID_GAMMA]}
-    model, report = _fit_svm(
+    model, report = fit_svm(
         x, y, groups, list(variant.features), grid=grid, search_per_class=min(600, per_class),
         folds=folds, seed=seed, progress=progress, what=variant.name,
     )  # fmt: skip

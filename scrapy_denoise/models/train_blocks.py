@@ -202,7 +202,9 @@ __all__ = [
     "TrainingDataError",
     "block_matches",
     "fit_boosted",
+    "fit_svm",
     "page_examples",
+    "sample_blocks",
     "train_blocks",
     "training_data",
     "truth_datasets",
@@ -269,7 +271,6 @@ DEFAULT_FEATURES: tuple[str, ...] = tuple(
 )
 
 _SHINGLE = 4
-_CJK = "\u3005-\u3007\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 
 FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[str], Any]
@@ -449,7 +450,7 @@ def _collect(
     return out, reads
 
 
-def _sample(
+def sample_blocks(
     matrices: list[FloatArray],
     pages: list[PageExamples],
     per_class: int,
@@ -478,7 +479,7 @@ def _sample(
     return x[chosen], y[chosen], g[chosen]
 
 
-def _fit_svm(
+def fit_svm(
     x: FloatArray,
     y: npt.NDArray[np.int64],
     groups: npt.NDArray[np.int64],
@@ -617,8 +618,8 @@ def fit_model(
     rng = np.random.default_rng(seed)
     gamma = [g / len(names) for g in GRID_GAMMA]
     grid = {"C": GRID_C, "gamma": gamma}
-    x, y, groups = _sample(matrices, pages, per_class, rng)
-    first, first_report = _fit_svm(
+    x, y, groups = sample_blocks(matrices, pages, per_class, rng)
+    first, first_report = fit_svm(
         x, y, groups, names, grid=grid, search_per_class=search_per_class, folds=folds, seed=seed,
         progress=progress, what="block SVM",
     )  # fmt: skip
@@ -631,7 +632,7 @@ def fit_model(
     context_of: list[PageExamples] = []
     for g in range(cross_fit):
         inside = [i for i, k in enumerate(group) if k != g]
-        xg, yg, _ = _sample(
+        xg, yg, _ = sample_blocks(
             [matrices[i] for i in inside], [pages[i] for i in inside], per_class, rng
         )
         z = xg * first.scale + first.offset
@@ -648,9 +649,9 @@ def fit_model(
                     context_of.append(pages[i])
         progress(f"cross-fitted margins {g + 1}/{cross_fit}")
     ctx_names = list(CONTEXT_NAMES)
-    cx, cy, cg = _sample(contexts, context_of, context_per_class, rng)
+    cx, cy, cg = sample_blocks(contexts, context_of, context_per_class, rng)
     ctx_grid = {"C": GRID_C, "gamma": [g / len(ctx_names) for g in GRID_GAMMA]}
-    context, context_report = _fit_svm(
+    context, context_report = fit_svm(
         cx, cy, cg, ctx_names, grid=ctx_grid, search_per_class=search_per_class, folds=folds,
         seed=seed, progress=progress, what="context SVM",
     )  # fmt: skip
