@@ -732,6 +732,28 @@ def test_pipeline_warns_once_when_item_type_lacks_article_fields(
     assert "BareRecord has no field 'text'" in caplog.text
 
 
+@pytest.mark.parametrize("fields", [None, {"verdict": None}], ids=["no_field", "field_off"])
+def test_a_page_the_filter_judged_is_counted_once_when_its_item_cannot_carry_the_verdict(
+    fields: dict[str, None] | None,
+) -> None:
+    """An Item class without the verdict field (or DENOISE_FIELDS switching it off): the
+    pipeline used to judge the page again, and every article page counted twice."""
+    crawler = crawler_for(**({"DENOISE_FIELDS": fields} if fields else {}))
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> Any:
+        try:
+            response = await classify(mw, html_response())
+            return await pipeline.process_item(page_item(response, BareRecord, fields=fields))
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/pages/article") == 1
+    assert crawler.stats.get_value("denoise/items/extracted") == 1
+
+
 def test_pipeline_drops_short_text_with_stat() -> None:
     crawler = crawler_for(DENOISE_RULE_MIN_TEXT_CHARS=None)  # let the page filter pass it
     pipeline = DenoisePipeline.from_crawler(crawler)

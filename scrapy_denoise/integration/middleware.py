@@ -101,6 +101,7 @@ class PageFilterMiddleware:
             )
             return response
         request.meta[META_KEY] = verdict.as_dict()
+        self.runtime.remember_verdict(response.url, verdict)
         self.stats.inc_value(page_stat(verdict))
         if not verdict.is_noise:
             return response

@@ -75,12 +75,10 @@ _MAX_STORE_FAILURES = 3
 
 
 def _drop(message: str, level: str) -> DropItem:
-    """A ``DropItem`` logged at ``level`` (the argument exists since Scrapy 2.13; older
-    versions log every drop as a warning)."""
-    try:
-        return DropItem(message, log_level=level)
-    except TypeError:  # pragma: no cover - Scrapy < 2.13
-        return DropItem(message)
+    """A ``DropItem`` logged at ``level``: each drop says how loud it is (a noise page is
+    routine, DEBUG; an unavailable core is an ERROR), where Scrapy logs every drop as a
+    warning by default."""
+    return DropItem(message, log_level=level)
 
 
 def _settable(adapter: ItemAdapter, name: str) -> bool:
@@ -178,6 +176,9 @@ class DenoisePipeline:
         url = str(adapter.get(fields["url"]) or "")
         headers = _headers(adapter.get(fields["headers"])) if "headers" in fields else None
         verdict = _verdict(adapter.get(fields["verdict"])) if "verdict" in fields else None
+        remembered = self.runtime.recall_verdict(url)
+        if verdict is None:  # an item that cannot carry it: counted already, not again
+            verdict = remembered
         self._strip(adapter)
         if verdict is not None and verdict.is_noise:
             raise self._drop_noise(url, verdict)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -48,7 +49,7 @@ from ..worker import (
     DenoiseUnavailable,
     Outcome,
     Worker,
-    _first_line,
+    first_line,
     make_worker,
 )
 from .settings import DenoiseConfig
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
 __all__ = ["DenoiseRuntime", "DenoiseUnavailable"]
 
 logger = logging.getLogger(__name__)
+
+#: verdicts kept by :meth:`DenoiseRuntime.remember_verdict`
+_VERDICT_MEMORY = 4096
 
 
 class DenoiseRuntime:
@@ -88,6 +92,10 @@ class DenoiseRuntime:
         # every page, so the calls fail at once instead of starting process after process
         self._failed: DenoiseUnavailable | None = None
         self._checkpoint_hooks: list[Callable[[], Awaitable[bool]]] = []
+        # the page filter's last verdicts by URL, for page items that cannot carry one (an
+        # Item class without the verdict field, or DENOISE_FIELDS switching it off): judged
+        # again by the pipeline, such a page was counted twice, in the stats and the store
+        self._verdicts: OrderedDict[str, PageVerdict] = OrderedDict()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -222,6 +230,19 @@ class DenoiseRuntime:
             self.crawler.stats.inc_value("denoise/distributed/relearn_skipped")
         return article
 
+    def remember_verdict(self, url: str, verdict: PageVerdict) -> None:
+        """Keep the page filter's verdict of ``url`` for :meth:`recall_verdict` (the last
+        :data:`_VERDICT_MEMORY` pages: an item follows its response within moments)."""
+        self._verdicts[url] = verdict
+        self._verdicts.move_to_end(url)
+        if len(self._verdicts) > _VERDICT_MEMORY:
+            self._verdicts.popitem(last=False)
+
+    def recall_verdict(self, url: str) -> PageVerdict | None:
+        """The verdict the page filter gave ``url``, once; None when it judged no such page
+        lately."""
+        return self._verdicts.pop(url, None)
+
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
         """Upsert articles into the database, each under its site's key; with
         ``DENOISE_DROP_DUPLICATES`` a copy of an article already stored is skipped."""
@@ -257,7 +278,7 @@ class DenoiseRuntime:
             logger.warning(
                 "could not flush learned state at a checkpoint: %s: %s",
                 type(exc).__name__,
-                _first_line(exc),
+                first_line(exc),
                 extra={"spider": self.crawler.spider},
             )
             return False
