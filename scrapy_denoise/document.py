@@ -124,7 +124,6 @@ BLOCK_TAGS = frozenset(
     ]
 )
 
-_WS = re.compile(r"\s+")
 #: the bytes of a body's start that :func:`_looks_binary` reads
 _BINARY_SNIFF = 4096
 #: C0 control bytes other than whitespace (tab, newline, vertical tab, form feed, return)

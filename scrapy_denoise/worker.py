@@ -70,6 +70,7 @@ __all__ = [
     "ProcessWorker",
     "ThreadWorker",
     "Worker",
+    "first_line",
     "make_worker",
 ]
 
@@ -124,7 +125,8 @@ def _remember(cache: OrderedDict[_K, _V], key: _K, value: _V, limit: int) -> Non
         cache.popitem(last=False)
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """The first line of an error's message: a log line or a drop reason stays one line."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else ""
 
@@ -164,7 +166,7 @@ class CoreHost:
             except Exception as exc:
                 raise DenoiseUnavailable(
                     f"cannot open the denoise database {redact_url(database_url)}: "
-                    f"{type(exc).__name__}: {_first_line(exc)}",
+                    f"{type(exc).__name__}: {first_line(exc)}",
                     "denoise_database_unavailable",
                 ) from None
         try:
@@ -615,7 +617,7 @@ def _serve(conn: Connection, level: int) -> None:
         with contextlib.suppress(queue.Empty):  # everything already waiting, to prefetch
             while True:
                 backlog.append(inbox.get_nowait())
-        call_id, op, _, _ = message
+        call_id, op, args, _ = message
         urls: list[str] = []
         if op in _PAGE_OPS and call_id not in prefetched:
             for pending in (message, *backlog):
@@ -625,7 +627,6 @@ def _serve(conn: Connection, level: int) -> None:
                     urls.append(pending[3])
                     prefetched.add(pending[0])
         prefetched.discard(call_id)
-        call_id, op, args, _ = message
         try:
             outcome = _run(host, op, args, urls)
             payload = pickle.dumps(outcome.value, pickle.HIGHEST_PROTOCOL)

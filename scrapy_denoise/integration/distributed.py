@@ -43,9 +43,9 @@ either never closes or closes at the first idle moment of a long crawl.)
 
 What a crash costs: nothing in articles (unfinished requests are fetched again and upserts
 are idempotent) and, in learned state, nothing either in the normal case: a redelivered page
-is learned again only if no committed fingerprint shows its learning reached the database.
-The one exception is a kill between the two transactions of a learner flush (site state,
-then fingerprints): that flush's pages, at most ``DENOISE_FLUSH_EVERY``, are counted twice.
+is learned again only if no committed fingerprint shows its learning reached the database,
+and a learner flush writes site state and fingerprints in one transaction, so a kill
+cannot land between them (docs/distributed.md).
 
 Limits: one Redis server (not Redis Cluster: the scripts touch keys they derive), requests
 must be serialisable (callbacks are spider methods), the order is the priority queue's.

@@ -26,7 +26,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: public name -> "module:Class"; ``default`` is the measured best chain (BENCHMARKS.md)
+#: public name -> "module:Class"; the name ``default`` is not here: it stands for
+#: :data:`DEFAULT_METHOD`, the measured best chain (BENCHMARKS.md)
 METHODS: dict[str, str] = {
     "block_ensemble": "block_svm:BlockEnsembleMethod",
     "block_svm": "block_svm:BlockSvmMethod",

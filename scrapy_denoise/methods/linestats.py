@@ -141,8 +141,3 @@ class SiteLines:
         for key in doomed:
             del self.counts[key]
         return len(doomed)
-
-    def mark_saved(self) -> None:
-        self.pending_pages = 0
-        self.pending_counts.clear()
-        self.pending_texts.clear()

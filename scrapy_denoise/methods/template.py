@@ -362,15 +362,12 @@ class SiteTemplates:
         return found_units
 
     def pending_templates(self) -> list[Entry]:
-        """Templates learned since :meth:`mark_saved`, ``frequency`` being the increment."""
+        """Templates learned since this object was loaded, ``frequency`` being the increment
+        (a flush writes them and then drops this object)."""
         return [Entry(tag, text, n) for (tag, text), n in self._pending.items()]
 
     def batch_entries(self) -> list[Entry]:
         return list(self.batch.index.entries)
-
-    def mark_saved(self) -> None:
-        self._pending.clear()
-        self.batch_dirty = False
 
 
 def page_units(doc: Document, params: TemplateParams | None = None) -> list[Unit]:
