@@ -22,7 +22,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check scrapy_denoise tests example_project
 	$(BIN)/ruff format --check scrapy_denoise tests example_project
-	$(BIN)/mypy scrapy_denoise
+	$(BIN)/mypy
 
 # Every table of BENCHMARKS.md, each by the command written above it (about an hour on two
 # cores; the perf table's store throughput needs DENOISE_TEST_POSTGRES_URL, and is skipped

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -244,7 +245,7 @@ def _region_page() -> str:
     )
 
 
-def _ids(blocks: Blocks, rows: list[int] | np.ndarray) -> list[str]:
+def _ids(blocks: Blocks, rows: Iterable[int] | np.ndarray) -> list[str]:
     elements = [blocks.doc.nodes[blocks.node(int(r))] for r in rows]
     return [el.get("id") or str(el.tag) for el in elements]
 

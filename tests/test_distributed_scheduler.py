@@ -69,7 +69,7 @@ def make(redis_url: str) -> Iterator[Callable[..., RedisScheduler]]:
         spider = _Spider.from_crawler(crawler)
         crawler.spider = spider
         # the engine's in-progress set, empty: every taken request counts as finished
-        crawler.engine = SimpleNamespace(_slot=SimpleNamespace(inprogress=set()))
+        crawler.engine = SimpleNamespace(_slot=SimpleNamespace(inprogress=set()))  # type: ignore[assignment]
         scheduler = RedisScheduler.from_crawler(crawler)
         scheduler.open(spider)
         opened.append(scheduler)
@@ -232,6 +232,7 @@ def _host() -> str:
 
 
 def _command(scheduler: RedisScheduler, redis_url: str, *args: str) -> list[str]:
+    assert scheduler.crawler is not None
     keys = scheduler.crawler.settings  # the worker's own key templates
     return [
         *args,

@@ -449,5 +449,6 @@ def test_prefetched_histories_are_read_in_one_query_and_equal_single_reads(
     learner.prefetch_page_histories(urls[:3])  # cached: no second query
     assert {url: learner.page_history(url) for url in urls} == expected
     assert reads == [urls]
-    assert expected[f"{SITE}/0"] is not None and expected[f"{SITE}/0"].changes == 1
+    first = expected[f"{SITE}/0"]
+    assert first is not None and first.changes == 1
     assert expected[f"{SITE}/9"] is None

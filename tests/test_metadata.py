@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from scrapy_denoise.document import load_document
-from scrapy_denoise.metadata import extract_metadata
+from scrapy_denoise.metadata import PageMetadata, extract_metadata
 
 
-def _meta(html: str, url: str = "https://news.example/x") -> object:
+def _meta(html: str, url: str = "https://news.example/x") -> PageMetadata:
     return extract_metadata(load_document(html, url))
 
 

@@ -30,7 +30,7 @@ def _data(seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
 )
 def test_decision_agrees_with_sklearn(params: dict[str, object], tmp_path: Path) -> None:
     x, y = _data()
-    svc = SVC(**params).fit(x, y)  # type: ignore[arg-type]
+    svc = SVC(**params).fit(x, y)
     model = SvmModel.from_sklearn(svc, feature_names=["a", "b", "c", "d"])
     model.save(tmp_path / "m.json")
     loaded = SvmModel.load(tmp_path / "m.json")

@@ -29,7 +29,7 @@ def _data(seed: int, rows: int = 400) -> tuple[np.ndarray, np.ndarray]:
 )
 def test_decision_agrees_with_sklearn(params: dict[str, object], tmp_path: Path) -> None:
     x, y = _data(3)
-    clf = HistGradientBoostingClassifier(**params, random_state=0).fit(x, y)  # type: ignore[arg-type]
+    clf = HistGradientBoostingClassifier(**params, random_state=0).fit(x, y)
     model = TreeEnsemble.from_sklearn(clf, feature_names=list("abcde"))
     model.save(tmp_path / "t.json")
     loaded = TreeEnsemble.load(tmp_path / "t.json")

@@ -325,7 +325,8 @@ def _block_point(tab: Tab, fate: str) -> tuple[float, float]:
 def test_page_report_renders_fates_and_panel(browser: Browser, tmp_path: Path) -> None:
     with Denoiser() as denoiser:
         for i in range(1, 13):
-            denoiser.extract(*reversed(site_page(i)))
+            page_url, body = site_page(i)
+            denoiser.extract(body, page_url)
         url, page = site_page(0)
         report = build_page_report(page, url, denoiser=denoiser)
     counts = report.counts()

@@ -18,9 +18,12 @@ import pytest
 from lxml import html as lxml_html
 
 from scrapy_denoise.evaluation.datasets import iter_site_pages
+from scrapy_denoise.evaluation.metrics import page_counts
 from scrapy_denoise.evaluation.site_learning import (
     CONFIGS,
     SiteConfig,
+    SiteRow,
+    format_site_table,
     run_site,
     site_learning_benchmark,
     site_learning_rows,
@@ -209,7 +212,10 @@ def test_peer_rows_score_other_extractors_on_the_same_article_pages(site_zip: Pa
     labels = [row.config.label for row in rows]
     assert labels == [CONFIGS[0].label, "everything (single page)", "nothing (single page)"]
     ours, whole, empty = rows
-    assert len(seen) == ARTICLES == whole.shingle.pages == ours.shingle.pages
+    # one untimed warm-up call, then every article page once
+    assert len(seen) == ARTICLES + 1
+    assert ARTICLES == whole.shingle.pages == ours.shingle.pages
+    assert seen[0] == seen[1]
     assert all(isinstance(html, str) and url and url.startswith("http") for html, url in seen)
     assert whole.shingle.recall is not None and whole.shingle.recall > 0.99
     assert whole.shingle.precision is not None and ours.shingle.precision is not None
@@ -232,3 +238,26 @@ def test_bench_sites_command_scores_a_zip_and_writes_its_section(
     assert "zjuvai-blog" not in capsys.readouterr().out  # only the zip, not the shared sites
     with pytest.raises(SystemExit, match="NAME=PATH"):
         main(["bench", "sites", "--zip", str(site_zip)])
+
+
+def test_cpu_columns_divide_by_trafilatura_on_the_same_site() -> None:
+    def row(site: str, config: SiteConfig, pages: int, cpu: float) -> SiteRow:
+        result = SiteRow(site, config, article_cpu=cpu)
+        for _ in range(pages):
+            result.shingle.add(page_counts("one two three four five", "one two three four"))
+        return result
+
+    peer = SiteConfig("trafilatura (single page)", "peer", templates=False, line_stats=False)
+    table = format_site_table(
+        [
+            row("a", CONFIGS[0], 4, 0.02),
+            row("a", peer, 4, 0.08),
+            row("b", CONFIGS[0], 2, 0.01),  # no trafilatura row for site b
+        ]
+    ).splitlines()
+    assert table[0].endswith("| CPU ms/article page | vs trafilatura |")
+    assert table[2].endswith("| 5.0 | 0.25x |")  # 20 ms over 4 pages; 0.02 / 0.08
+    assert table[3].endswith("| 20.0 | 1.00x |")
+    assert table[4].endswith("| 5.0 | – |")
+    for line in table:
+        assert line.count("|") == table[0].count("|")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ URL = "https://news.example/2024/05/06/storm.html"
 
 
 @pytest.fixture(params=["process", "thread"])
-def worker(request: pytest.FixtureRequest) -> Worker:
+def worker(request: pytest.FixtureRequest) -> Iterator[Worker]:
     made = make_worker(request.param)
     yield made
     made.shutdown()
