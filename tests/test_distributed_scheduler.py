@@ -105,6 +105,23 @@ def test_enqueue_dedupes_and_pop_moves_to_processing(make: Callable[..., RedisSc
     assert not status.done
 
 
+def test_equal_priorities_are_served_newest_first_as_scrapy_does(
+    make: Callable[..., RedisScheduler],
+) -> None:
+    """Not in the byte order of the pickled requests, which ran URLs of one length (a
+    series of posts) back to back, and site learning took their shared lines for noise."""
+    a = make("worker-a")
+    urls = ["http://x.test/a/", "http://x.test/b/", "http://x.test/long-post-name/"]
+    for url in urls:
+        assert a.enqueue_request(Request(url, callback=a.spider.parse))
+    assert a.enqueue_request(Request("http://x.test/top", callback=a.spider.parse, priority=1))
+    assert a.enqueue_request(Request("http://x.test/low", callback=a.spider.parse, priority=-1))
+    served = []
+    while (request := a.next_request()) is not None:
+        served.append(request.url)
+    assert served == ["http://x.test/top", *reversed(urls), "http://x.test/low"]
+
+
 def test_checkpoint_acknowledges_finished_requests(make: Callable[..., RedisScheduler]) -> None:
     a = make("worker-a")
     a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
