@@ -132,11 +132,16 @@ def test_ten_pages_teach_the_templates_and_the_eleventh_loses_them(store: Store)
 
 
 def test_counts_are_right_within_the_process_before_any_flush(store: Store) -> None:
-    learner = SiteLearner(store, templates=TemplateParams(batch_pages=1000), flush_every=1000)
+    learner = SiteLearner(
+        store,
+        templates=TemplateParams(batch_pages=1000),
+        lines=LineParams(min_pages=0),
+        flush_every=1000,
+    )
     first = learn(learner, 0)
     assert "Politics" in " ".join(first)
     second = learn(learner, 1)
-    # Every line of page 0 that recurs on page 1 now has LC = 2 > int(1 + 1 / 50).
+    # Every line of page 0 that recurs on page 1 now has LC = 2 > int(1 + 1 / 3).
     assert not any("Politics" in line or "Daily Example" in line for line in second)
     assert "Readers wrote 1 letters on the harbour festival." in second
     assert store.load_site(SITE).pages_processed == 0

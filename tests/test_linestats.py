@@ -12,7 +12,8 @@ from scrapy_denoise.methods.linestats import (
 )
 
 #: the paper's L = 50, which the boundary tests below are written for (the default is 3)
-PARAMS = LineParams(per_pages=50)
+#: the paper's arithmetic: L = 50, RC as counted
+PARAMS = LineParams(per_pages=50, min_pages=0)
 
 
 def key(line: str) -> bytes:
@@ -20,7 +21,7 @@ def key(line: str) -> bytes:
 
 
 def test_keep_limit_is_int_of_one_plus_rc_over_l() -> None:
-    assert [keep_limit(rc, 50) for rc in (0, 1, 49, 50, 51, 99, 100, 149, 150)] == [
+    assert [keep_limit(rc, PARAMS) for rc in (0, 1, 49, 50, 51, 99, 100, 149, 150)] == [
         1,
         1,
         1,
@@ -31,6 +32,20 @@ def test_keep_limit_is_int_of_one_plus_rc_over_l() -> None:
         3,
         4,
     ]
+
+
+def test_rc_counts_as_at_least_min_pages_so_a_sites_first_pages_cut_nothing_early() -> None:
+    """A series of posts met first (their shared heading on 5 of the first 10 pages) keeps
+    its heading; the paper's bound would cut it from the fifth page on."""
+    params = LineParams(per_pages=3, min_pages=60)
+    assert [keep_limit(rc, params) for rc in (0, 10, 59, 60, 63, 90)] == [21, 21, 21, 21, 22, 31]
+    lines = SiteLines(params)
+    for i in range(10):
+        page = ["Summary", f"body {i}"] if i % 2 else [f"body {i}"]
+        assert lines.filter(page) == page
+    paper = SiteLines(LineParams(per_pages=3, min_pages=0))
+    kept = [paper.filter(["Summary", f"body {i}"] if i % 2 else [f"body {i}"]) for i in range(10)]
+    assert kept[9] == ["body 9"]
 
 
 def test_first_page_keeps_everything() -> None:
@@ -64,7 +79,7 @@ def test_threshold_boundary_at_rc_equal_l() -> None:
 
 
 def test_l_is_configurable() -> None:
-    lines = SiteLines(LineParams(per_pages=1))
+    lines = SiteLines(LineParams(per_pages=1, min_pages=0))
     assert lines.filter(["x"]) == ["x"]  # LC 1 <= 1 + 0
     assert lines.filter(["x"]) == ["x"]  # LC 2 <= 1 + 1
     assert lines.filter(["x", "x"]) == ["x", "x"]  # LC 3 <= 1 + 2, counted once
@@ -85,7 +100,7 @@ def test_whitespace_is_collapsed_before_hashing() -> None:
 
 
 def test_blank_and_short_lines_pass_through_uncounted() -> None:
-    lines = SiteLines(LineParams(min_chars=3))
+    lines = SiteLines(LineParams(min_chars=3, min_pages=0))
     page = ["", "   ", "ok", "Real line"]
     assert lines.filter(page) == page
     assert lines.filter(page) == ["", "   ", "ok"]

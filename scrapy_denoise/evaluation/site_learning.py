@@ -23,7 +23,7 @@ article pages against their ground truth, under these configurations:
 Pages get URL ``http://127.0.0.1:8000`` + path so every page of a site has one site key.
 Columns ``templates`` and ``noise lines`` are read back from the store after the run:
 templates learned for the site, and counted lines currently above the keep limit
-``int(1 + RC / L)`` (the lines line statistics removes).
+``int(1 + max(RC, min_pages) / L)`` (the lines line statistics removes).
 """
 
 from __future__ import annotations
@@ -111,12 +111,18 @@ class SiteRow:
     lcs: LcsAggregate = field(default_factory=LcsAggregate)
     templates: int = 0
     noise_lines: int = 0
-    #: pages the learner counted (RC); 0 when line statistics are off
-    learned_pages: int = 0
     #: the page filter on this replay: noise pages judged noise, article pages judged noise
     noise_caught: int = 0
     articles_rejected: int = 0
     seconds: float = 0.0
+    #: CPU time (``time.process_time``) of the calls on the article pages alone, the pages
+    #: every row handles (a crawl's noise pages cost the page filter too, peers none)
+    article_cpu: float = 0.0
+
+    @property
+    def cpu_ms_per_article(self) -> float | None:
+        pages = self.shingle.pages
+        return 1000 * self.article_cpu / pages if pages else None
 
 
 def _url(page: SitePage) -> str:
@@ -135,10 +141,9 @@ def _read_state(row: SiteRow, denoiser: Denoiser) -> None:
         return
     denoiser.flush()
     snap = learner.store.load_site(learner.site_key(SITE_ORIGIN + "/"), learner.owner)
-    limit = keep_limit(snap.pages_processed, learner.line_params.per_pages)
+    limit = keep_limit(snap.pages_processed, learner.line_params)
     row.templates = len(snap.templates)
     row.noise_lines = sum(1 for count in snap.line_counts.values() if count > limit)
-    row.learned_pages = snap.pages_processed
 
 
 def run_site(
@@ -171,18 +176,25 @@ def run_site(
                     teacher.learn(page.html, _url(page))
             # A new object on the same file: only what was persisted can help it.
             with Denoiser(options=options, store=store_url) as denoiser:
+                denoiser.preload()  # model loading is not a page's cost
                 for page in pages:
                     if page.kind == "article":
+                        cpu = time.process_time()
                         article = denoiser.extract(page.html, _url(page), learn=False)
+                        row.article_cpu += time.process_time() - cpu
                         score(page, article.text)
                 _read_state(row, denoiser)
     else:
         store: bool | None = False if config.mode == "single" else None
         with Denoiser(options=options, store=store) as denoiser:
+            denoiser.preload()
             for page in pages:
+                cpu = time.process_time()
                 article = denoiser.extract(page.html, _url(page), learn=True)
+                cpu = time.process_time() - cpu
                 is_noise = article.verdict is not None and article.verdict.is_noise
                 if page.kind == "article":
+                    row.article_cpu += cpu
                     score(page, article.text)
                     row.articles_rejected += is_noise
                 else:
@@ -197,10 +209,17 @@ def run_peer(site: str, pages: Sequence[SitePage], name: str, extractor: Extract
     row = SiteRow(
         site, SiteConfig(f"{name} (single page)", "peer", templates=False, line_stats=False)
     )
+    articles = [page for page in pages if page.kind == "article"]
+    if articles:  # untimed, as the extraction table does: lazy imports are no page's cost
+        extractor(decode(articles[0].html).text, _url(articles[0]))
     started = time.perf_counter()
     for page in pages:
         if page.kind == "article":
-            _score(row, page, extractor(decode(page.html).text, _url(page)) or "")
+            html = decode(page.html).text
+            cpu = time.process_time()
+            text = extractor(html, _url(page))
+            row.article_cpu += time.process_time() - cpu
+            _score(row, page, text or "")
     row.seconds = time.perf_counter() - started
     return row
 
@@ -223,17 +242,36 @@ def format_site_table(rows: Sequence[SiteRow], chinese: Iterable[str] = ()) -> s
     """The Markdown table: one line per (site, configuration)."""
     zh = set(chinese)
     lines = [
-        "| site | configuration | P | R | F1 | LCS F1 (zh) | pages | templates | noise lines |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| site | configuration | P | R | F1 | LCS F1 (zh) | pages | templates | noise lines "
+        "| CPU ms/article page | vs trafilatura |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row.site} | {row.config.label} | {_fmt(row.shingle.precision)} "
             f"| {_fmt(row.shingle.recall)} | {_fmt(row.shingle.f1)} "
             f"| {_fmt(row.lcs.f1) if row.site in zh else '–'} | {row.shingle.pages} "
-            f"| {row.templates} | {row.noise_lines} |"
+            f"| {row.templates} | {row.noise_lines} "
+            f"| {_fmt_ms(row.cpu_ms_per_article)} | {_cpu_ratio(row, rows)} |"
         )
     return "\n".join(lines)
+
+
+def _fmt_ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _cpu_ratio(row: SiteRow, rows: Sequence[SiteRow]) -> str:
+    """``row``'s article-page CPU over trafilatura's on the same site (same run)."""
+    peer = next(
+        (r for r in rows if r.site == row.site and r.config.label == _TRAFILATURA_ROW), None
+    )
+    if peer is None or not peer.article_cpu or not row.shingle.pages:
+        return "–"
+    return f"{row.article_cpu / peer.article_cpu:.2f}x"
+
+
+_TRAFILATURA_ROW = "trafilatura (single page)"
 
 
 def _delta(a: float | None, b: float | None) -> str:
@@ -284,6 +322,11 @@ tag and archive pages, which repeat article titles and teasers, are learned from
 P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
 Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
 the line statistics keep limit. Numbers in the notes are differences to single-page.
+*CPU ms/article page*: `time.process_time()` around each article page's call only (a
+crawl's noise pages cost the page filter too; they are left out so that every row is timed
+on the same pages), ours from the served bytes (decoding included, as a crawl gives them)
+and the peers from the decoded `str`; *vs trafilatura* divides by trafilatura's total on the
+same site in the same run.
 *(single page)* rows are the peers of the extraction table on the same article pages
 (`pip install scrapy-denoise[compare]`; left out when they are not installed).
 `demo-daily` (when listed) is the synthetic site of `make demo` (in-article ads, share

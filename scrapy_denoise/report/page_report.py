@@ -577,7 +577,7 @@ def _line_counts(
     rc = snapshot.pages_processed
     wanted = {page_lines[p] for p in status}
     counts = {line: snapshot.line_counts.get(line_hash(normalise_line(line)), 0) for line in wanted}
-    return counts, rc, keep_limit(rc, learner.line_params.per_pages)
+    return counts, rc, keep_limit(rc, learner.line_params)
 
 
 def _decider(

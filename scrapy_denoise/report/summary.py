@@ -136,9 +136,9 @@ def collect_summary(store: Store, *, top_lines: int = 10) -> list[SiteReport]:
     """
     summaries = store.site_summaries(top_lines=top_lines)
     reports = {s.site: SiteReport(s) for s in summaries}
-    limit_per = LineParams().per_pages
+    params = LineParams()
     for report in reports.values():
-        report.keep_limit = keep_limit(report.summary.pages_processed, limit_per)
+        report.keep_limit = keep_limit(report.summary.pages_processed, params)
     dialect = store.dialect
     key = _SITES.c.key
     with store.engine.connect() as conn:
