@@ -499,3 +499,13 @@ def test_markdown_heading_marks_are_no_part_of_a_declared_title() -> None:
     assert _meta(html).title == "Martian Concrete"
     html = html.replace("## Martian Concrete", "#1 Martian Concrete")  # no heading mark
     assert _meta(html).title == "#1 Martian Concrete"
+
+
+def test_a_section_heading_the_title_only_begins_with_is_not_the_title() -> None:
+    """Several <h1> section headings, one of them the first word of the <title> ("ATOM"
+    in "ATOM: A Grammar for Unit Visualizations"), and the post title shown in a <div>."""
+    html = """<html><head><title>Spark: Fast Cluster Computing - Lab Blog</title></head><body>
+    <div class="post-title">Spark: Fast Cluster Computing</div>
+    <h1>Background</h1><p>Why clusters needed a faster engine, in a paragraph of prose.</p>
+    <h1>Spark</h1><p>What the system does, in another paragraph of prose.</p></body></html>"""
+    assert _meta(html, "https://lab.example/2020/spark/").title == "Spark: Fast Cluster Computing"

@@ -152,6 +152,17 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
     stories = [h for i, h in in_title if not _home_link(doc, i)]
     agreed = max(stories or [h for _, h in in_title], key=len, default=None)
     if agreed:
+        # a section heading the title only begins with ("ATOM" in "ATOM: A Grammar for
+        # Unit Visualizations - Lab"): the title's head part, when the page shows it whole
+        shown = _clean_title(head_title, site_names, body_text, lambda: headings)
+        if (
+            shown
+            and shown != agreed
+            and shown.startswith(agreed)
+            and head_title.startswith(shown)
+            and _unlinked_element_says(doc, shown)
+        ):
+            return shown
         return agreed
     cleaned = (
         _clean_title(head_title, site_names, body_text, lambda: headings) if head_title else ""
