@@ -781,7 +781,9 @@ def test_store_pipeline_survives_hostile_article_items(tmp_path: Any) -> None:
     """Items from other code (or a misbehaving spider) reach the store pipeline with NUL
     bytes, lone surrogates and megabytes of text; they are stored, not fatal."""
     db_url = f"sqlite:///{tmp_path / 'hostile.sqlite3'}"
-    crawler = _crawler(DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2)
+    crawler = _crawler(
+        DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2, DENOISE_EXTRACT_ENABLED=False
+    )
     pipeline = StorePipeline.from_crawler(crawler)
     items = [
         {"url": URL, "text": "a\x00b \ud800 c", "title": "t\x00", "author": "\udfff"},

@@ -954,7 +954,10 @@ def _article(n: int, text_: str = "Body text of the article.") -> dict[str, Any]
 
 def test_store_pipeline_upserts_in_batches(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2)
+    # the spider extracts itself: the store pipeline takes its article items as they come
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2, DENOISE_EXTRACT_ENABLED=False
+    )
     pipeline = StorePipeline.from_crawler(crawler)
     stats = crawler.stats
     seen: dict[str, int] = {}
@@ -985,7 +988,10 @@ def test_store_pipeline_keeps_failed_batch_and_retries(
 ) -> None:
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
     crawler = crawler_for(
-        DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2, DENOISE_CORE_WORKER="thread"
+        DENOISE_DATABASE_URL=db_url,
+        DENOISE_STORE_BATCH=2,
+        DENOISE_CORE_WORKER="thread",
+        DENOISE_EXTRACT_ENABLED=False,
     )
     pipeline = StorePipeline.from_crawler(crawler)
     original = CoreHost.write_articles
@@ -1012,9 +1018,37 @@ def test_store_pipeline_keeps_failed_batch_and_retries(
     assert crawler.stats.get_value("denoise/store/lost") is None
 
 
-def test_store_pipeline_drops_naive_date_not_article(tmp_path: Path) -> None:
+def test_store_pipeline_stores_only_the_articles_denoise_made(tmp_path: Path) -> None:
+    """A spider's other items with a url and a text (its list of tags) are not articles:
+    once stored, one overwrote or stood beside the article row of its page."""
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
     crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
+    extract = DenoisePipeline.from_crawler(crawler)
+    store = StorePipeline.from_crawler(crawler)
+    tags = {"url": "http://news.example/tags/", "kind": "tags", "text": "city, housing"}
+    same_page = {"url": ARTICLE_URL, "kind": "tags", "text": "city, housing"}
+
+    async def main() -> None:
+        try:
+            for item in (tags, same_page):
+                assert await store.process_item(item) is item  # passed on, untouched
+            article = await extract.process_item(page_item(html_response()))
+            await store.process_item(article)
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    rows = _rows(db_url)
+    assert list(rows) == [ARTICLE_URL]
+    assert "three hundred affordable homes" in rows[ARTICLE_URL][1]
+    assert crawler.stats.get_value("denoise/store/skipped_other_items") == 2
+    assert not DenoiseRuntime.for_crawler(crawler)._extracted  # nothing held on to
+
+
+def test_store_pipeline_drops_naive_date_not_article(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_EXTRACT_ENABLED=False)
     pipeline = StorePipeline.from_crawler(crawler)
     article = {**_article(0), "published": datetime(2024, 1, 1, 12, 0)}
 

@@ -15,13 +15,16 @@ of its site (``Article.duplicate_of``; ``DENOISE_DROP_DUPLICATES``), when the ex
 text is shorter than ``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the page; the
 crawl goes on either way.
 
-``StorePipeline`` upserts every item that has a URL and a text into the ``articles`` table,
+``StorePipeline`` upserts the articles ``DenoisePipeline`` made into the ``articles`` table
+(with ``DENOISE_EXTRACT_ENABLED = False``, every item that has a URL and a text: the
+spider extracts itself). A spider's other items pass untouched and are not stored, though
+they have a ``url`` and a ``text`` (stat ``denoise/store/skipped_other_items``). Rows are
 keyed by URL: new URLs are inserted, changed content is rewritten, the rest is counted as
 unchanged (stats ``denoise/store/inserted|updated|unchanged``). A new URL whose article
 the database already holds under another URL of the site (the same ``Article.identity``,
 met by another crawler process or an earlier crawl) is not stored again (stat
-``denoise/store/duplicates``; ``DENOISE_DROP_DUPLICATES = False`` stores it). Writes are batched
-(``DENOISE_STORE_BATCH`` items per transaction) because one transaction per article costs
+``denoise/store/duplicates``; ``DENOISE_DROP_DUPLICATES = False`` stores it). Writes are
+batched (``DENOISE_STORE_BATCH`` items per transaction) because one transaction per article costs
 a disk sync each on SQLite and a round trip each on PostgreSQL; the last batch is written
 when the spider closes. A batch that fails is kept and retried with the next one; after
 three failures in a row the spider is closed (reason ``denoise_store_failed``) instead of
@@ -213,6 +216,7 @@ class DenoisePipeline:
                 "INFO",
             )
         self.stats.inc_value("denoise/items/extracted")
+        self.runtime.note_extracted(item)
         return item
 
     def _drop_noise(self, url: str, verdict: PageVerdict) -> DropItem:
@@ -259,6 +263,9 @@ class StorePipeline:
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.batch_size = max(1, config.store_batch)
+        # with DenoisePipeline on, only its articles are stored (module docstring)
+        self.extracted_only = config.extract_enabled
+        self._warned_foreign = False
         self._pending: list[ArticleRecord] = []
         self._failures = 0
         # batches handed to the worker and not yet confirmed written
@@ -275,6 +282,9 @@ class StorePipeline:
         return cls(crawler, runtime)
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        if self.extracted_only and not self.runtime.take_extracted(item):
+            self._skip_foreign(item)
+            return item
         record = self._record(ItemAdapter(item))
         if record is None:
             return item
@@ -282,6 +292,18 @@ class StorePipeline:
         if len(self._pending) >= self.batch_size:
             await self._flush()
         return item
+
+    def _skip_foreign(self, item: Any) -> None:
+        """Count an item DenoisePipeline did not make, and say once why it is not stored."""
+        self.stats.inc_value("denoise/store/skipped_other_items")
+        if not self._warned_foreign:
+            self._warned_foreign = True
+            logger.info(
+                "items that did not come through DenoisePipeline (a %s) are not stored: only "
+                "the articles it extracts are (stat denoise/store/skipped_other_items)",
+                type(item).__name__,
+                extra={"spider": self.crawler.spider},
+            )
 
     async def close_spider(self, spider: Spider | None = None) -> None:
         await self._flush()

@@ -96,8 +96,14 @@ class DenoiseRuntime:
         # Item class without the verdict field, or DENOISE_FIELDS switching it off): judged
         # again by the pipeline, such a page was counted twice, in the stats and the store
         self._verdicts: OrderedDict[str, PageVerdict] = OrderedDict()
+        # the article items DenoisePipeline made, by id, until StorePipeline takes them (or
+        # a pipeline between drops them): with extraction on, only they are stored, not a
+        # spider's other items that happen to have a url and a text (a list of its tags)
+        self._extracted: dict[int, Any] = {}
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self._forget_item, signal=signals.item_dropped)
+        crawler.signals.connect(self._forget_item, signal=signals.item_error)
 
     @classmethod
     def for_crawler(cls, crawler: Crawler, *, use_core: bool = True) -> DenoiseRuntime:
@@ -242,6 +248,17 @@ class DenoiseRuntime:
         """The verdict the page filter gave ``url``, once; None when it judged no such page
         lately."""
         return self._verdicts.pop(url, None)
+
+    def note_extracted(self, item: Any) -> None:
+        """``item`` is an article DenoisePipeline made (see :meth:`take_extracted`)."""
+        self._extracted[id(item)] = item
+
+    def take_extracted(self, item: Any) -> bool:
+        """Was ``item`` made by DenoisePipeline? Asked once per item, by StorePipeline."""
+        return self._extracted.pop(id(item), None) is item
+
+    def _forget_item(self, item: Any, *args: Any, **kwargs: Any) -> None:
+        self._extracted.pop(id(item), None)
 
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
         """Upsert articles into the database, each under its site's key; with

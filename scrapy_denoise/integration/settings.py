@@ -116,7 +116,9 @@ class DenoiseConfig:
     store_enabled: bool = field(
         default=True,
         metadata=_doc(
-            "Upsert extracted articles into the database's ``articles`` table (``StorePipeline``).",
+            "Upsert the articles ``DenoisePipeline`` extracted into the database's "
+            "``articles`` table (``StorePipeline``); a spider's other items are not stored "
+            "(with ``DENOISE_EXTRACT_ENABLED = False``: every item with a url and a text).",
             "bool",
         ),
     )
