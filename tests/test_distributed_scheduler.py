@@ -293,9 +293,14 @@ def test_status_names_the_redis_and_marks_a_silent_worker_gone(
     out = capsys.readouterr().out
     assert out.startswith(f"redis {redis_address(worker.server)}\n")
     assert re.search(r"worker-a: 1 taken, 1 unfinished, heartbeat \d+ s ago\n", out)
-    # a heartbeat older than the worker timeout (120 s by default): the process is gone
+    # the workers' own timeout, given to them with -s, given here too
     assert worker._heartbeat is not None
     worker._heartbeat.stop()
+    ten_ago = f"{worker.server.time()[0] - 10}.000|1|elsewhere"
+    worker.server.hset(_keys(worker).heartbeats, "worker-a", ten_ago)
+    assert main([*argv, "--worker-timeout", "5"]) == 0
+    assert "(gone: over DENOISE_WORKER_TIMEOUT" in capsys.readouterr().out
+    # a heartbeat older than the worker timeout (120 s by default): the process is gone
     beat = f"{worker.server.time()[0] - 3600}.000|1|elsewhere"
     worker.server.hset(_keys(worker).heartbeats, "worker-a", beat)
     assert main([*argv]) == 0
@@ -329,12 +334,17 @@ def test_commands_read_the_projects_settings_under_the_environment_and_options(
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", "crawlsettings")
     monkeypatch.delenv("REDIS_URL", raising=False)
-    none = argparse.Namespace(redis_url=None, queue_key=None, dupefilter_key=None)
+    none = argparse.Namespace(
+        redis_url=None, queue_key=None, dupefilter_key=None, worker_timeout=None
+    )
     settings = _command_settings(none)
     assert settings["REDIS_URL"] == "redis://project:6379/4"
     assert settings["SCHEDULER_QUEUE_KEY"] == "proj:%(spider)s:q"
     assert CrawlKeys.for_spider(settings, "news").dupefilter == "news:dupefilter"
     monkeypatch.setenv("REDIS_URL", "redis://env:6379/5")
     assert _command_settings(none)["REDIS_URL"] == "redis://env:6379/5"
-    given = argparse.Namespace(redis_url="redis://flag:6379/6", queue_key=None, dupefilter_key=None)
+    given = argparse.Namespace(
+        redis_url="redis://flag:6379/6", queue_key=None, dupefilter_key=None, worker_timeout=9.0
+    )
     assert _command_settings(given)["REDIS_URL"] == "redis://flag:6379/6"
+    assert _command_settings(given).getfloat("DENOISE_WORKER_TIMEOUT") == 9.0

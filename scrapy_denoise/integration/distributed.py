@@ -691,6 +691,7 @@ def _command_settings(args: argparse.Namespace) -> BaseSettings:
         ("REDIS_URL", args.redis_url),
         ("SCHEDULER_QUEUE_KEY", args.queue_key),
         ("SCHEDULER_DUPEFILTER_KEY", args.dupefilter_key),
+        ("DENOISE_WORKER_TIMEOUT", args.worker_timeout),
     ):
         if value is not None:
             settings.set(name, value, priority="cmdline")
@@ -703,8 +704,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m scrapy_denoise.integration.distributed",
         description="Show or clear the Redis keys of a distributed crawl. Run inside the "
-        "Scrapy project, it reads REDIS_URL, SCHEDULER_QUEUE_KEY and SCHEDULER_DUPEFILTER_KEY "
-        "from its settings; the REDIS_URL environment variable and the options below "
+        "Scrapy project, it reads REDIS_URL, SCHEDULER_QUEUE_KEY, SCHEDULER_DUPEFILTER_KEY and "
+        "DENOISE_WORKER_TIMEOUT from its settings; the REDIS_URL environment variable and the "
+        "options below "
         f"override them (default Redis: {_DEFAULT_REDIS_URL}).",
     )
     parser.add_argument("action", choices=("status", "reset"))
@@ -713,6 +715,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--queue-key", help="SCHEDULER_QUEUE_KEY (%%(spider)s:requests)")
     parser.add_argument(
         "--dupefilter-key", help="SCHEDULER_DUPEFILTER_KEY (%%(spider)s:dupefilter)"
+    )
+    parser.add_argument(
+        "--worker-timeout",
+        type=float,
+        help="DENOISE_WORKER_TIMEOUT, when the workers were given it with -s: a worker "
+        "silent this many seconds is gone",
     )
     parser.add_argument(
         "--force",
