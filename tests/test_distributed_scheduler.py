@@ -105,6 +105,29 @@ def test_enqueue_dedupes_and_pop_moves_to_processing(make: Callable[..., RedisSc
     assert not status.done
 
 
+def test_a_link_the_worker_knows_is_refused_without_asking_redis(
+    make: Callable[..., RedisScheduler],
+) -> None:
+    a, b = make("worker-a"), make("worker-b")
+    calls: list[str] = []
+    for scheduler in (a, b):
+        script = scheduler._scripts["enqueue"]
+
+        def counted(_script: Any = script, _name: str = scheduler.owner, **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _script(**kwargs)
+
+        scheduler._scripts["enqueue"] = counted
+    link = "http://x.test/about/"
+    assert a.enqueue_request(Request(link, callback=a.spider.parse))
+    assert not a.enqueue_request(Request(link, callback=a.spider.parse))  # known here
+    assert not b.enqueue_request(Request(link, callback=b.spider.parse))  # Redis says so
+    assert not b.enqueue_request(Request(link, callback=b.spider.parse))  # known now
+    assert calls == ["worker-a", "worker-b"]
+    assert a.enqueue_request(Request(link, callback=a.spider.parse, dont_filter=True))
+    assert crawl_status(a.server, _keys(a)).queued == 2
+
+
 def test_equal_priorities_are_served_newest_first_as_scrapy_does(
     make: Callable[..., RedisScheduler],
 ) -> None:

@@ -227,6 +227,10 @@ def _now(server: Redis) -> float:
 
 
 _PRIORITY_BOUND = 1 << 20
+#: fingerprints a worker remembers as known to the shared duplicate filter (about 10 MB).
+#: A crawl of flink-blog offered 16,242 links for 431 pages, each a Redis round trip and a
+#: pickling before; past this many, new fingerprints are asked of Redis as before.
+_KNOWN_MAX = 100_000
 
 
 def _negated_priority(priority: int) -> int:
@@ -320,6 +324,9 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self._refusal: str | None = None
         self._heartbeat: LoopingCall | None = None
         self._scripts: dict[str, Any] = {}
+        # fingerprints this worker knows the shared duplicate filter holds (it only grows
+        # during a crawl): the links every page repeats are refused without a round trip
+        self._known: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
@@ -475,6 +482,9 @@ class RedisScheduler(_ScrapyRedisScheduler):
             return False
         filtered = not request.dont_filter
         fingerprint = self.df.request_fingerprint(request) if filtered else ""
+        if filtered and fingerprint in self._known:
+            self.df.log(request, self.spider)
+            return False
         added = self._scripts["enqueue"](
             keys=[self.keys.dupefilter, self.keys.queue, self.keys.enqueued, self.keys.sequence],
             args=[
@@ -484,6 +494,8 @@ class RedisScheduler(_ScrapyRedisScheduler):
                 int(filtered),
             ],
         )
+        if filtered and len(self._known) < _KNOWN_MAX:
+            self._known.add(fingerprint)
         if not added:
             self.df.log(request, self.spider)
             return False
