@@ -527,7 +527,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
             store.close()
     out = write_page_report(report, args.out)
     counts = ", ".join(f"{fate} {n}" for fate, n in report.counts().items())
-    print(f"{out}: {len(report.blocks)} blocks ({counts}); verdict {report.verdict.reason}")
+    kind = "noise page" if report.verdict.is_noise else "article page"
+    print(f"{out}: {len(report.blocks)} blocks ({counts}); {kind} ({report.verdict.reason})")
     return 0
 
 
