@@ -1103,6 +1103,15 @@ def test_log_summary_accounts_for_every_article_given_to_the_store() -> None:
     )
 
 
+def test_log_line_of_a_crawl_without_a_database_says_nothing_is_stored() -> None:
+    stats = {"denoise/pages/article": 3, "denoise/items/extracted": 3}
+    assert "; not stored (no database); " in summary(stats, storing=False)
+    assert "stored 0 new" not in summary(stats, storing=False)
+    crawler = crawler_for(DENOISE_DATABASE_URL="")
+    assert not DenoiseLogStats.from_crawler(crawler).storing
+    assert DenoiseLogStats.from_crawler(crawler_for()).storing
+
+
 def test_a_page_with_load_warnings_is_named_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
     """The counters alone never said which page was binary, cut or undecodable."""
     crawler = crawler_for(DENOISE_CORE_WORKER="thread")

@@ -65,8 +65,9 @@ def _sum(stats: dict[str, Any], prefix: str) -> int:
     return sum(int(v) for k, v in stats.items() if k.startswith(prefix))
 
 
-def summary(stats: dict[str, Any]) -> str:
-    """One line with the plugin's counters, for the log and for reports."""
+def summary(stats: dict[str, Any], *, storing: bool = True) -> str:
+    """One line with the plugin's counters, for the log and for reports; ``storing=False``
+    (no database, or the store pipeline off) says so instead of "stored 0 new"."""
     noise = {
         k.removeprefix("denoise/pages/noise/"): int(v)
         for k, v in stats.items()
@@ -86,13 +87,18 @@ def summary(stats: dict[str, Any]) -> str:
         )
         if (n := int(stats.get(key, 0)))
     )
+    stored = (
+        f"stored {int(stats.get('denoise/store/inserted', 0))} new, "
+        f"{int(stats.get('denoise/store/updated', 0))} updated, "
+        f"{int(stats.get('denoise/store/unchanged', 0))} unchanged{extra}"
+        if storing
+        else "not stored (no database)"
+    )
     return (
         f"Denoise: {int(stats.get('denoise/pages/article', 0))} article pages, "
         f"{sum(noise.values())} noise pages{f' ({reasons})' if reasons else ''}; "
         f"{int(stats.get('denoise/items/extracted', 0))} articles extracted, "
-        f"{dropped} items dropped; stored {int(stats.get('denoise/store/inserted', 0))} new, "
-        f"{int(stats.get('denoise/store/updated', 0))} updated, "
-        f"{int(stats.get('denoise/store/unchanged', 0))} unchanged{extra}; "
+        f"{dropped} items dropped; {stored}; "
         f"{warned} page warnings; {errors} errors"
     )
 
@@ -110,18 +116,22 @@ def _looping_call(func: Callable[[Spider], None], spider: Spider) -> Any:
 class DenoiseLogStats:
     """Periodic and final log line of the ``denoise/...`` stats."""
 
-    def __init__(self, stats: StatsCollector, interval: float) -> None:
+    def __init__(self, stats: StatsCollector, interval: float, *, storing: bool = True) -> None:
         self.stats = stats
         self.interval = interval
+        self.storing = storing
         self.task: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         interval = crawler.settings.getfloat("LOGSTATS_INTERVAL")
-        if not DenoiseRuntime.for_crawler(crawler, use_core=False).config.logstats_enabled:
+        config = DenoiseRuntime.for_crawler(crawler, use_core=False).config
+        if not config.logstats_enabled:
             raise NotConfigured
         assert crawler.stats is not None
-        ext = cls(crawler.stats, interval)
+        ext = cls(
+            crawler.stats, interval, storing=config.store_enabled and bool(config.database_url)
+        )
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
@@ -134,7 +144,7 @@ class DenoiseLogStats:
         self.task.start(self.interval, now=False)
 
     def log(self, spider: Spider) -> None:
-        logger.info(summary(self.stats.get_stats()), extra={"spider": spider})
+        logger.info(summary(self.stats.get_stats(), storing=self.storing), extra={"spider": spider})
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.task is not None and self.task.running:
