@@ -1109,7 +1109,7 @@ def test_log_line_of_a_crawl_without_a_database_says_nothing_is_stored() -> None
     assert "stored 0 new" not in summary(stats, storing=False)
     crawler = crawler_for(DENOISE_DATABASE_URL="")
     assert not DenoiseLogStats.from_crawler(crawler).storing
-    assert DenoiseLogStats.from_crawler(crawler_for()).storing
+    assert DenoiseLogStats.from_crawler(crawler_for(DENOISE_DATABASE_URL="sqlite://")).storing
 
 
 def test_a_page_with_load_warnings_is_named_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
