@@ -131,14 +131,19 @@ class SiteLearner:
 
     def learn_templates(self, site: str, units: Sequence[Unit]) -> int:
         """Count a page's units (:func:`~.methods.template.page_units`) in the site's
-        batch; returns templates made by this page."""
+        batch; returns how many entries the batch this page closed promoted (new templates
+        and known ones strengthened; 0 mid-batch)."""
         with self._lock:
             if self._template_pages >= self.flush_every:
                 self._auto_flush()
             made = self._site(site).templates.learn(units)
             self._template_pages += 1
             if made:
-                logger.debug("site %s: %d new templates", site, made)
+                logger.debug(
+                    "site %s: a batch promoted %d templates (new, or known ones strengthened)",
+                    site,
+                    made,
+                )
             return made
 
     def match_templates(self, site: str, units: Sequence[Unit]) -> list[Unit]:

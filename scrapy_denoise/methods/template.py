@@ -326,8 +326,9 @@ class SiteTemplates:
         self._max_frequency = max((e.frequency for e in self.library.entries), default=0)
 
     def learn(self, units: Iterable[Unit]) -> int:
-        """Add one page (its :func:`page_units`) to the batch; returns how many templates
-        it made (0 mid-batch)."""
+        """Add one page (its :func:`page_units`) to the batch; returns how many entries the
+        batch promoted when this page closed it (new templates and known ones strengthened;
+        0 mid-batch)."""
         promoted = self.batch.learn(units)
         self.batch_dirty = True
         for entry in promoted:
