@@ -1046,6 +1046,67 @@ def test_store_pipeline_stores_only_the_articles_denoise_made(tmp_path: Path) ->
     assert not DenoiseRuntime.for_crawler(crawler)._extracted  # nothing held on to
 
 
+def test_store_pipeline_stores_an_article_a_pipeline_between_copied(tmp_path: Path) -> None:
+    """Articles were recognised by identity: a pipeline returning ``dict(item)`` made every
+    article a foreign item, and nothing was stored."""
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
+    extract = DenoisePipeline.from_crawler(crawler)
+    store = StorePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            article = await extract.process_item(page_item(html_response()))
+            await store.process_item(dict(article))
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert list(_rows(db_url)) == [ARTICLE_URL]
+    assert crawler.stats.get_value("denoise/store/skipped_other_items") is None
+
+
+def test_store_pipeline_without_denoise_pipeline_stores_every_article_item(
+    tmp_path: Path,
+) -> None:
+    """A project that extracts in its spider and enables only StorePipeline (extraction
+    left at its default) had every item skipped as not made by DenoisePipeline."""
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_CORE_WORKER="thread")
+    store = StorePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            for n in range(2):
+                await store.process_item(_article(n))
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert len(_rows(db_url)) == 2
+    assert crawler.stats.get_value("denoise/store/skipped_other_items") is None
+
+
+def test_denoise_pipeline_without_store_pipeline_holds_no_articles() -> None:
+    # one page under three URLs: kept as copies, so each is an article
+    crawler = crawler_for(DENOISE_STORE_ENABLED=False, DENOISE_DROP_DUPLICATES=False)
+    extract = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            for n in range(3):
+                url = f"http://news.example/2024/05/story-{n}.html"
+                assert "text" in await extract.process_item(page_item(html_response(url)))
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert crawler.stats.get_value("denoise/items/extracted") == 3
+    assert not DenoiseRuntime.for_crawler(crawler)._extracted
+
+
 def test_store_pipeline_drops_naive_date_not_article(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
     crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_EXTRACT_ENABLED=False)

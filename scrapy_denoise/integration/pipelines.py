@@ -16,9 +16,11 @@ text is shorter than ``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the p
 crawl goes on either way.
 
 ``StorePipeline`` upserts the articles ``DenoisePipeline`` made into the ``articles`` table
-(with ``DENOISE_EXTRACT_ENABLED = False``, every item that has a URL and a text: the
-spider extracts itself). A spider's other items pass untouched and are not stored, though
-they have a ``url`` and a ``text`` (stat ``denoise/store/skipped_other_items``). Rows are
+(in a project without ``DenoisePipeline``, or with ``DENOISE_EXTRACT_ENABLED = False``, every
+item that has a URL and a text: the spider extracts itself). A spider's other items pass
+untouched and are not stored, though they have a ``url`` and a ``text`` (stat
+``denoise/store/skipped_other_items``). The articles are recognised by URL and text, so a
+pipeline between the two may copy an article but not change either. Rows are
 keyed by URL: new URLs are inserted, changed content is rewritten, the rest is counted as
 unchanged (stats ``denoise/store/inserted|updated|unchanged``). A new URL whose article
 the database already holds under another URL of the site (the same ``Article.identity``,
@@ -154,6 +156,7 @@ class DenoisePipeline:
         self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
         self._warned_default_names = False
+        runtime.register_extractor()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -263,14 +266,13 @@ class StorePipeline:
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.batch_size = max(1, config.store_batch)
-        # with DenoisePipeline on, only its articles are stored (module docstring)
-        self.extracted_only = config.extract_enabled
         self._warned_foreign = False
         self._pending: list[ArticleRecord] = []
         self._failures = 0
         # batches handed to the worker and not yet confirmed written
         self._writing: list[list[ArticleRecord]] = []
         runtime.add_checkpoint_hook(self._checkpoint)
+        runtime.register_store()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -282,7 +284,8 @@ class StorePipeline:
         return cls(crawler, runtime)
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
-        if self.extracted_only and not self.runtime.take_extracted(item):
+        # with a DenoisePipeline in the project, only its articles are (module docstring)
+        if self.runtime.extracting and not self.runtime.take_extracted(item):
             self._skip_foreign(item)
             return item
         record = self._record(ItemAdapter(item))
@@ -300,7 +303,9 @@ class StorePipeline:
             self._warned_foreign = True
             logger.info(
                 "items that did not come through DenoisePipeline (a %s) are not stored: only "
-                "the articles it extracts are (stat denoise/store/skipped_other_items)",
+                "the articles it extracts are, found by url and text, so a pipeline between "
+                "that changes either makes them other items too (stat "
+                "denoise/store/skipped_other_items)",
                 type(item).__name__,
                 extra={"spider": self.crawler.spider},
             )

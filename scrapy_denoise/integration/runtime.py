@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import CloseSpider
@@ -68,6 +69,9 @@ logger = logging.getLogger(__name__)
 
 #: verdicts kept by :meth:`DenoiseRuntime.remember_verdict`
 _VERDICT_MEMORY = 4096
+#: articles kept by :meth:`DenoiseRuntime.note_extracted` (each is taken moments later;
+#: the bound is for a project whose StorePipeline runs before DenoisePipeline)
+_EXTRACTED_MEMORY = 10_000
 
 
 class DenoiseRuntime:
@@ -96,10 +100,14 @@ class DenoiseRuntime:
         # Item class without the verdict field, or DENOISE_FIELDS switching it off): judged
         # again by the pipeline, such a page was counted twice, in the stats and the store
         self._verdicts: OrderedDict[str, PageVerdict] = OrderedDict()
-        # the article items DenoisePipeline made, by id, until StorePipeline takes them (or
-        # a pipeline between drops them): with extraction on, only they are stored, not a
-        # spider's other items that happen to have a url and a text (a list of its tags)
-        self._extracted: dict[int, Any] = {}
+        # With a DenoisePipeline in the project, StorePipeline stores only the articles it
+        # made, not a spider's other items that happen to have a url and a text (a list of
+        # its tags). The articles are remembered by (url, text), not by identity, so that a
+        # pipeline between may copy them (``dict(item)``), and only while a StorePipeline
+        # will take them: otherwise nothing is held on to.
+        self._extracting = False
+        self._collecting = False
+        self._extracted: OrderedDict[tuple[str, int], int] = OrderedDict()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self._forget_item, signal=signals.item_dropped)
@@ -249,16 +257,50 @@ class DenoiseRuntime:
         lately."""
         return self._verdicts.pop(url, None)
 
+    def register_extractor(self) -> None:
+        """A DenoisePipeline is built: from now on StorePipeline stores only its articles."""
+        self._extracting = True
+
+    def register_store(self) -> None:
+        """A StorePipeline is built: :meth:`note_extracted` remembers articles for it."""
+        self._collecting = True
+
+    @property
+    def extracting(self) -> bool:
+        """Does a DenoisePipeline make this crawl's articles?"""
+        return self._extracting
+
     def note_extracted(self, item: Any) -> None:
         """``item`` is an article DenoisePipeline made (see :meth:`take_extracted`)."""
-        self._extracted[id(item)] = item
+        if not self._collecting:
+            return
+        key = self._item_key(item)
+        self._extracted[key] = self._extracted.get(key, 0) + 1
+        self._extracted.move_to_end(key)
+        if len(self._extracted) > _EXTRACTED_MEMORY:
+            self._extracted.popitem(last=False)
 
     def take_extracted(self, item: Any) -> bool:
-        """Was ``item`` made by DenoisePipeline? Asked once per item, by StorePipeline."""
-        return self._extracted.pop(id(item), None) is item
+        """Was ``item`` (or a copy with the same url and text) made by DenoisePipeline?
+        Asked once per item, by StorePipeline."""
+        key = self._item_key(item)
+        count = self._extracted.get(key, 0)
+        if count <= 1:
+            self._extracted.pop(key, None)
+        else:
+            self._extracted[key] = count - 1
+        return count > 0
+
+    def _item_key(self, item: Any) -> tuple[str, int]:
+        adapter = ItemAdapter(item)
+        fields = self.config.fields
+        url = adapter.get(fields["url"]) if "url" in fields else None
+        text = adapter.get(fields["text"]) if "text" in fields else None
+        return str(url or ""), hash(text if isinstance(text, str) else repr(text))
 
     def _forget_item(self, item: Any, *args: Any, **kwargs: Any) -> None:
-        self._extracted.pop(id(item), None)
+        if self._collecting:
+            self.take_extracted(item)
 
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
         """Upsert articles into the database, each under its site's key; with

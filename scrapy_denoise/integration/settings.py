@@ -118,7 +118,8 @@ class DenoiseConfig:
         metadata=_doc(
             "Upsert the articles ``DenoisePipeline`` extracted into the database's "
             "``articles`` table (``StorePipeline``); a spider's other items are not stored "
-            "(with ``DENOISE_EXTRACT_ENABLED = False``: every item with a url and a text).",
+            "(without ``DenoisePipeline``, or with ``DENOISE_EXTRACT_ENABLED = False``: "
+            "every item with a url and a text).",
             "bool",
         ),
     )
