@@ -137,6 +137,12 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "微信公众号文章显示，该公司已于上月停业。",
         "他关注这件事已经很久了。",
         "关注朋朋",
+        # sentences about QR codes, apps and accounts
+        "扫描二维码即可查询全市停车位信息。",
+        "扫码支付后，系统会自动开具电子发票。",
+        "安装该客户端的用户需尽快更新到最新版本。",
+        "国家卫健委开通官方微信公众号",
+        "该公司推出官方客户端",
         # an event's time, which the story announces, and a dated sentence
         "时间：2014 年 11 月 28 日上午 10 点 30 分",
         "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",

@@ -188,6 +188,11 @@ _STOCK_OTHER = re.compile(
 #: Chinese stock lines are shorter still (a character is a word)
 _MAX_STOCK_CHARS_ZH = 80
 _ROLES_ZH = "(?:责任编辑|值班编辑|实习编辑|责编|编辑|校对|审校|审核|监制|主编)"
+#: a character of an account's or app's name: no punctuation, and no verb or particle that
+#: makes the line a sentence about the account ("国家卫健委开通官方微信公众号")
+_NAME_ZH = r"(?:(?!开通|推出|上线|发布|注册|运营|通过|成立|创办|的)[^\s。！？，；、：:,;])"
+#: the rest of a QR-code or get-the-app line: a clause, not a sentence that goes on
+_TAIL_ZH = r"[^。！？，；,;]"
 _STOCK_ZH = re.compile(
     r"(?:"
     # credits, bracketed or not, after the source and the author when they share the line
@@ -201,11 +206,12 @@ _STOCK_ZH = re.compile(
     # video-player lines
     r"|相关内容|扫码阅读全文|调整字体|字号[：:]?\s*(?:[\[【]?[大中小][\]】]?\s*){0,3}(?:[\[【]?打印[\]】]?)?"
     r"|上一页|下一页|请先说点什么|评论\s*[(（]\d+[)）]|我要跟帖|已输入\s*\d+\s*字|发表(?:评论)?"
-    r"|(?:用微信)?扫(?:描|码|一扫)(?:上方|下方)?(?:的)?二维码.{0,20}|点击进入.{1,30}>+"
+    rf"|(?:用微信)?扫(?:描|码|一扫)(?:上方|下方)?(?:的)?二维码{_TAIL_ZH}{{0,20}}|点击进入.{{1,30}}>+"
     # follow-us and get-the-app lines: an account's or app's name, a "follow" button, a
     # teaser's lock, the end-of-story marker, a disclaimer's heading, a tag list
-    r"|\S{0,12}?(?:官方)?(?:微信)?公众号|\S{1,12}?官方(?:新闻)?客户端|扫一扫\s*关注(?:我|我们)?"
-    r"|关注(?:我们)?|关注公众号查看全文|安装.{1,12}客户端.{0,30}|正文已结束.{0,20}"
+    rf"|{_NAME_ZH}{{0,12}}?(?:官方)?(?:微信)?公众号|{_NAME_ZH}{{1,12}}?官方(?:新闻)?客户端"
+    rf"|扫一扫\s*关注(?:我|我们)?|关注(?:我们)?|关注公众号查看全文"
+    rf"|安装{_NAME_ZH}{{1,12}}客户端{_TAIL_ZH}{{0,30}}|正文已结束.{{0,20}}"
     r"|特别声明[：:]?|关键词\s*>>.{0,60}|相关资讯请关注[：:].{1,20}"
     r"|您的浏览器(?:暂时)?(?:无法|不支持)播放(?:此|该)?视频[。.]?"
     r")"
