@@ -346,8 +346,9 @@ class Denoiser:
 
         Only the first does: a page learned twice (``learn`` then ``extract``, a re-crawl
         into a persistent store, a request redelivered after a crash) would count its own
-        lines and tags again, and on a small site, where a line is noise once it is seen
-        twice, the second visit would remove the whole page's text. Later visits still
+        lines and tags again: every revisit would bring its article's lines one page closer
+        to line statistics' bound, and with the paper's bound on a small site (a line is
+        noise once it is seen twice) the second visit removed the whole text. Later visits still
         update the fingerprint, which is what "content changes between visits" reads.
         """
         return self._learner is not None and self._learner.page_history(url) is None
