@@ -343,6 +343,20 @@ def test_commands_say_in_one_line_when_redis_cannot_be_reached(
     assert "redis://127.0.0.1:1/0" in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("value", ["0", "-5", "2.5", "soon"])
+def test_worker_timeout_option_takes_whole_seconds_from_one(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DENOISE_WORKER_TIMEOUT is whole seconds, at least 1: with 0 every worker looked
+    gone, so reset ran under live workers."""
+    from scrapy_denoise.integration.distributed import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["status", "--spider", "news", "--worker-timeout", value])
+    assert exit_.value.code == 2
+    assert "--worker-timeout" in capsys.readouterr().err
+
+
 def test_commands_read_the_projects_settings_under_the_environment_and_options(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -367,7 +381,7 @@ def test_commands_read_the_projects_settings_under_the_environment_and_options(
     monkeypatch.setenv("REDIS_URL", "redis://env:6379/5")
     assert _command_settings(none)["REDIS_URL"] == "redis://env:6379/5"
     given = argparse.Namespace(
-        redis_url="redis://flag:6379/6", queue_key=None, dupefilter_key=None, worker_timeout=9.0
+        redis_url="redis://flag:6379/6", queue_key=None, dupefilter_key=None, worker_timeout=9
     )
     assert _command_settings(given)["REDIS_URL"] == "redis://flag:6379/6"
-    assert _command_settings(given).getfloat("DENOISE_WORKER_TIMEOUT") == 9.0
+    assert _command_settings(given).getint("DENOISE_WORKER_TIMEOUT") == 9

@@ -730,7 +730,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--worker-timeout",
-        type=float,
+        type=int,
+        metavar="SECONDS",
         help="DENOISE_WORKER_TIMEOUT, when the workers were given it with -s: a worker "
         "silent this many seconds is gone",
     )
@@ -740,6 +741,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="reset: even while a worker's heartbeat is fresh (it then re-crawls pages)",
     )
     args = parser.parse_args(argv)
+    if args.worker_timeout is not None and args.worker_timeout < 1:
+        parser.error(f"--worker-timeout must be at least 1 second, got {args.worker_timeout}")
     settings = _command_settings(args)
     server = connection.from_settings(settings)
     keys = CrawlKeys.for_spider(settings, args.spider)
