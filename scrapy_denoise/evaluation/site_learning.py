@@ -326,7 +326,9 @@ the line statistics keep limit. Numbers in the notes are differences to single-p
 crawl's noise pages cost the page filter too; they are left out so that every row is timed
 on the same pages), ours from the served bytes (decoding included, as a crawl gives them)
 and the peers from the decoded `str`; *vs trafilatura* divides by trafilatura's total on the
-same site in the same run.
+same site in the same run. Ours also finds the title, date, author and language; trafilatura
+is asked for the text alone (`extract`), so the ratio flatters it (the extraction table
+times its `bare_extraction` with metadata too).
 *(single page)* rows are the peers of the extraction table on the same article pages
 (`pip install scrapy-denoise[compare]`; left out when they are not installed).
 `demo-daily` (when listed) is the synthetic site of `make demo` (in-article ads, share
