@@ -127,7 +127,10 @@ def heading_or_title(doc: Document, site_names: set[str], h1s: list[tuple[int, s
     Of several ``<h1>`` that the ``<title>`` holds, a logo linking to the home page is
     passed over: Broadcasting & Cable's name is longer than its headlines (2026-11-25:
     one development page changed, to its headline; held out and on the sites' and wcxb's
-    title tables, nothing)."""
+    title tables, nothing). And the one they agree on gives way to the ``<title>``'s head
+    part when it only begins that part and the page shows the part whole, outside a link:
+    it is a section heading named like the post ("ATOM" over "ATOM: A Grammar for Unit
+    Visualizations"; one zjuvai-blog title, wcxb's 1,358 unchanged)."""
     headings = [text for _, text in h1s if text]
     head_title = " ".join((doc.head.title or "").split())
     if headings and not head_title:
