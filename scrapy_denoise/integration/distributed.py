@@ -227,7 +227,7 @@ def _now(server: Redis) -> float:
 
 
 _PRIORITY_BOUND = 1 << 20
-#: fingerprints a worker remembers as known to the shared duplicate filter (about 10 MB).
+#: fingerprints a worker remembers as known to the shared duplicate filter (about 13 MB).
 #: A crawl of flink-blog offered 16,242 links for 431 pages, each a Redis round trip and a
 #: pickling before; past this many, new fingerprints are asked of Redis as before.
 _KNOWN_MAX = 100_000
