@@ -1164,13 +1164,30 @@ def test_log_summary_accounts_for_every_article_given_to_the_store() -> None:
     )
 
 
-def test_log_line_of_a_crawl_without_a_database_says_nothing_is_stored() -> None:
+@pytest.mark.parametrize(
+    ("settings", "reason"),
+    [
+        ({"DENOISE_DATABASE_URL": ""}, "DENOISE_DATABASE_URL is empty"),
+        ({"DENOISE_STORE_ENABLED": False}, "DENOISE_STORE_ENABLED is off"),
+        ({"DENOISE_DATABASE_URL": "sqlite://"}, "no StorePipeline in ITEM_PIPELINES"),
+    ],
+)
+def test_log_line_of_a_crawl_that_stores_nothing_says_why(
+    settings: dict[str, Any], reason: str
+) -> None:
     stats = {"denoise/pages/article": 3, "denoise/items/extracted": 3}
-    assert "; not stored (no database); " in summary(stats, storing=False)
-    assert "stored 0 new" not in summary(stats, storing=False)
-    crawler = crawler_for(DENOISE_DATABASE_URL="")
-    assert not DenoiseLogStats.from_crawler(crawler).storing
-    assert DenoiseLogStats.from_crawler(crawler_for(DENOISE_DATABASE_URL="sqlite://")).storing
+    line = DenoiseLogStats.from_crawler(crawler_for(**settings))
+    assert line.not_stored() == reason
+    assert f"; not stored ({reason}); " in summary(stats, not_stored=reason)
+    assert "stored 0 new" not in summary(stats, not_stored=reason)
+
+
+def test_log_line_of_a_crawl_with_a_store_pipeline_counts_what_it_stored() -> None:
+    crawler = crawler_for(DENOISE_DATABASE_URL="sqlite://")
+    line = DenoiseLogStats.from_crawler(crawler)
+    StorePipeline.from_crawler(crawler)  # Scrapy builds the pipelines after the extensions
+    assert line.not_stored() is None
+    assert "; stored 0 new, 0 updated, 0 unchanged; " in summary({}, not_stored=None)
 
 
 def test_a_page_with_load_warnings_is_named_in_the_log(caplog: pytest.LogCaptureFixture) -> None:

@@ -65,9 +65,10 @@ def _sum(stats: dict[str, Any], prefix: str) -> int:
     return sum(int(v) for k, v in stats.items() if k.startswith(prefix))
 
 
-def summary(stats: dict[str, Any], *, storing: bool = True) -> str:
-    """One line with the plugin's counters, for the log and for reports; ``storing=False``
-    (no database, or the store pipeline off) says so instead of "stored 0 new"."""
+def summary(stats: dict[str, Any], *, not_stored: str | None = None) -> str:
+    """One line with the plugin's counters, for the log and for reports. ``not_stored`` is
+    why a crawl stores nothing ("DENOISE_DATABASE_URL is empty"): said instead of "stored 0
+    new", which read as a database that lost the articles."""
     noise = {
         k.removeprefix("denoise/pages/noise/"): int(v)
         for k, v in stats.items()
@@ -91,8 +92,8 @@ def summary(stats: dict[str, Any], *, storing: bool = True) -> str:
         f"stored {int(stats.get('denoise/store/inserted', 0))} new, "
         f"{int(stats.get('denoise/store/updated', 0))} updated, "
         f"{int(stats.get('denoise/store/unchanged', 0))} unchanged{extra}"
-        if storing
-        else "not stored (no database)"
+        if not_stored is None
+        else f"not stored ({not_stored})"
     )
     return (
         f"Denoise: {int(stats.get('denoise/pages/article', 0))} article pages, "
@@ -116,10 +117,12 @@ def _looping_call(func: Callable[[Spider], None], spider: Spider) -> Any:
 class DenoiseLogStats:
     """Periodic and final log line of the ``denoise/...`` stats."""
 
-    def __init__(self, stats: StatsCollector, interval: float, *, storing: bool = True) -> None:
+    def __init__(
+        self, stats: StatsCollector, interval: float, runtime: DenoiseRuntime | None = None
+    ) -> None:
         self.stats = stats
         self.interval = interval
-        self.storing = storing
+        self.runtime = runtime
         self.task: Any = None
 
     @classmethod
@@ -129,9 +132,7 @@ class DenoiseLogStats:
         if not config.logstats_enabled:
             raise NotConfigured
         assert crawler.stats is not None
-        ext = cls(
-            crawler.stats, interval, storing=config.store_enabled and bool(config.database_url)
-        )
+        ext = cls(crawler.stats, interval, DenoiseRuntime.for_crawler(crawler, use_core=False))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         return ext
@@ -144,7 +145,21 @@ class DenoiseLogStats:
         self.task.start(self.interval, now=False)
 
     def log(self, spider: Spider) -> None:
-        logger.info(summary(self.stats.get_stats(), storing=self.storing), extra={"spider": spider})
+        logger.info(
+            summary(self.stats.get_stats(), not_stored=self.not_stored()), extra={"spider": spider}
+        )
+
+    def not_stored(self) -> str | None:
+        """Why this crawl stores no articles, or ``None`` when a StorePipeline does; read
+        when logging, for the pipelines are built after the extensions."""
+        runtime = self.runtime
+        if runtime is None or runtime.storing:
+            return None
+        if not runtime.config.store_enabled:
+            return "DENOISE_STORE_ENABLED is off"
+        if not runtime.config.database_url:
+            return "DENOISE_DATABASE_URL is empty"
+        return "no StorePipeline in ITEM_PIPELINES"
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.task is not None and self.task.running:

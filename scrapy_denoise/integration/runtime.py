@@ -270,6 +270,11 @@ class DenoiseRuntime:
         """Does a DenoisePipeline make this crawl's articles?"""
         return self._extracting
 
+    @property
+    def storing(self) -> bool:
+        """Does a StorePipeline store this crawl's articles?"""
+        return self._collecting
+
     def note_extracted(self, item: Any) -> None:
         """``item`` is an article DenoisePipeline made (see :meth:`take_extracted`)."""
         if not self._collecting:
