@@ -771,6 +771,47 @@ def test_pipeline_drops_short_text_with_stat() -> None:
     assert "body" not in item  # never logged with the raw page
 
 
+def _chinese_post(text: str) -> bytes:
+    return (
+        "<html><head><title>戏做七绝 - 实验室博客</title></head><body>"
+        "<nav><a href='/'>首页</a> <a href='/blog/'>博客</a></nav>"
+        f"<article><h1>戏做七绝</h1><p>{text}</p></article></body></html>"
+    ).encode()
+
+
+def test_pipeline_counts_a_cjk_character_as_three_against_min_text_chars() -> None:
+    """A short Chinese post says as much as an English one three times its characters: a
+    poem of 47 characters was dropped under the 100 that ten English words pass."""
+    crawler = crawler_for(DENOISE_RULE_MIN_TEXT_CHARS=None, DENOISE_DROP_DUPLICATES=False)
+    pipeline = DenoisePipeline.from_crawler(crawler)
+    poem = "头顶王字威风凛，威持钢鞭霸气横。自古王霸道杂治，鬼魅岂敢化日行。"
+    short = "近期照片汇总"
+
+    async def main() -> list[Any]:
+        try:
+            kept = await pipeline.process_item(
+                page_item(
+                    html_response("http://lab.example/blog/2012/poem.html", _chinese_post(poem))
+                )
+            )
+            with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS"):
+                await pipeline.process_item(
+                    page_item(
+                        html_response(
+                            "http://lab.example/blog/2016/photos.html", _chinese_post(short)
+                        )
+                    )
+                )
+            return [kept]
+        finally:
+            await close(crawler)
+
+    (kept,) = run(main)
+    assert poem in kept["text"]
+    assert len("".join(kept["text"].split())) < 100  # dropped when counted plainly
+    assert crawler.stats.get_value("denoise/items/dropped_short_text") == 1
+
+
 def test_pipeline_drops_an_article_met_before_under_another_url() -> None:
     def crawl(**settings: Any) -> tuple[list[str], Any]:
         crawler = crawler_for(**settings)

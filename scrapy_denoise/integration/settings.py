@@ -336,7 +336,8 @@ class DenoiseConfig:
         default=100,
         metadata=_doc(
             "Items whose extracted text has fewer non-whitespace characters are dropped "
-            "(``DropItem``, stat ``denoise/items/dropped_short_text``).",
+            "(``DropItem``, stat ``denoise/items/dropped_short_text``); a CJK character "
+            "counts three, about the English characters it takes to say as much.",
             "int",
             minimum=0,
         ),
