@@ -106,7 +106,7 @@ class DenoiseRuntime:
         # pipeline between may copy them (``dict(item)``), and only while a StorePipeline
         # will take them: otherwise nothing is held on to.
         self._extracting = False
-        self._collecting = False
+        self._storing = False
         self._extracted: OrderedDict[tuple[str, int], int] = OrderedDict()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -263,7 +263,7 @@ class DenoiseRuntime:
 
     def register_store(self) -> None:
         """A StorePipeline is built: :meth:`note_extracted` remembers articles for it."""
-        self._collecting = True
+        self._storing = True
 
     @property
     def extracting(self) -> bool:
@@ -273,11 +273,11 @@ class DenoiseRuntime:
     @property
     def storing(self) -> bool:
         """Does a StorePipeline store this crawl's articles?"""
-        return self._collecting
+        return self._storing
 
     def note_extracted(self, item: Any) -> None:
         """``item`` is an article DenoisePipeline made (see :meth:`take_extracted`)."""
-        if not self._collecting:
+        if not self._storing:
             return
         key = self._item_key(item)
         self._extracted[key] = self._extracted.get(key, 0) + 1
@@ -304,7 +304,7 @@ class DenoiseRuntime:
         return str(url or ""), hash(text if isinstance(text, str) else repr(text))
 
     def _forget_item(self, item: Any, *args: Any, **kwargs: Any) -> None:
-        if self._collecting:
+        if self._storing:
             self.take_extracted(item)
 
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
