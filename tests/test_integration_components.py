@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import pytest
 import scrapy
 from itemadapter import ItemAdapter
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.settings import Settings
@@ -1106,6 +1106,58 @@ def test_store_pipeline_stores_an_article_a_pipeline_between_copied(tmp_path: Pa
     run(main)
     assert list(_rows(db_url)) == [ARTICLE_URL]
     assert crawler.stats.get_value("denoise/store/skipped_other_items") is None
+
+
+def test_an_article_dropped_after_the_store_does_not_cost_its_twin_its_row(
+    tmp_path: Path,
+) -> None:
+    """Scrapy's item_dropped fires for drops after StorePipeline too: forgetting the dropped
+    article there made an identical copy still in flight a foreign item."""
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_DROP_DUPLICATES=False)
+    extract = DenoisePipeline.from_crawler(crawler)
+    store = StorePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            first = await extract.process_item(page_item(html_response()))
+            twin = await extract.process_item(page_item(html_response()))
+            await store.process_item(first)
+            crawler.signals.send_catch_log(
+                signals.item_dropped, item=first, response=None, exception=DropItem("later")
+            )
+            await store.process_item(twin)
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert list(_rows(db_url)) == [ARTICLE_URL]
+    assert crawler.stats.get_value("denoise/store/skipped_other_items") is None
+
+
+def test_store_pipeline_before_denoise_pipeline_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
+    store = StorePipeline.from_crawler(crawler)
+    extract = DenoisePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        try:
+            for _ in range(2):
+                item = await store.process_item(page_item(html_response()))
+                await extract.process_item(item)
+            await store.close_spider()
+        finally:
+            await close(crawler)
+
+    with caplog.at_level(logging.WARNING):
+        run(main)
+    assert not _rows(db_url)
+    warnings = [r for r in caplog.records if "runs before DenoisePipeline" in r.getMessage()]
+    assert len(warnings) == 1  # once per crawl
 
 
 def test_store_pipeline_without_denoise_pipeline_stores_every_article_item(

@@ -160,7 +160,7 @@ def _too_short(text: str, minimum: int) -> bool:
     weighted), are still dropped. Chosen on that site; no held-out site has short Chinese
     posts to check it on."""
     chars = text_chars(text)
-    if chars >= minimum or text.isascii():
+    if chars >= minimum or not text or text.isascii():
         return chars < minimum
     return chars + (_CJK_WEIGHT - 1) * len(_CJK.findall(text)) < minimum
 
@@ -289,6 +289,7 @@ class StorePipeline:
         self.fields: Mapping[str, str] = config.fields
         self.batch_size = max(1, config.store_batch)
         self._warned_foreign = False
+        self._warned_order = False
         self._pending: list[ArticleRecord] = []
         self._failures = 0
         # batches handed to the worker and not yet confirmed written
@@ -321,6 +322,17 @@ class StorePipeline:
     def _skip_foreign(self, item: Any) -> None:
         """Count an item DenoisePipeline did not make, and say once why it is not stored."""
         self.stats.inc_value("denoise/store/skipped_other_items")
+        body = self.fields.get("body")
+        if body and not self._warned_order and body in ItemAdapter(item):
+            # a page item: this pipeline runs before DenoisePipeline and would store nothing
+            self._warned_order = True
+            logger.warning(
+                "StorePipeline got a page item (it has a %r field): it runs before "
+                "DenoisePipeline, so no article is stored; give StorePipeline the higher "
+                "number in ITEM_PIPELINES",
+                body,
+                extra={"spider": self.crawler.spider},
+            )
         if not self._warned_foreign:
             self._warned_foreign = True
             logger.info(

@@ -69,8 +69,8 @@ logger = logging.getLogger(__name__)
 
 #: verdicts kept by :meth:`DenoiseRuntime.remember_verdict`
 _VERDICT_MEMORY = 4096
-#: articles kept by :meth:`DenoiseRuntime.note_extracted` (each is taken moments later;
-#: the bound is for a project whose StorePipeline runs before DenoisePipeline)
+#: articles kept by :meth:`DenoiseRuntime.note_extracted`, oldest forgotten first: each is
+#: taken moments later, unless a pipeline between drops it or StorePipeline runs first
 _EXTRACTED_MEMORY = 10_000
 
 
@@ -104,14 +104,15 @@ class DenoiseRuntime:
         # made, not a spider's other items that happen to have a url and a text (a list of
         # its tags). The articles are remembered by (url, text), not by identity, so that a
         # pipeline between may copy them (``dict(item)``), and only while a StorePipeline
-        # will take them: otherwise nothing is held on to.
+        # will take them: otherwise nothing is held on to. An article a pipeline between
+        # drops is not forgotten (Scrapy's item_dropped also fires for drops after
+        # StorePipeline, and forgetting then cost an identical copy in flight its row); it
+        # ages out of the bounded memory instead.
         self._extracting = False
         self._storing = False
         self._extracted: OrderedDict[tuple[str, int], int] = OrderedDict()
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
-        crawler.signals.connect(self._forget_item, signal=signals.item_dropped)
-        crawler.signals.connect(self._forget_item, signal=signals.item_error)
 
     @classmethod
     def for_crawler(cls, crawler: Crawler, *, use_core: bool = True) -> DenoiseRuntime:
@@ -302,10 +303,6 @@ class DenoiseRuntime:
         url = adapter.get(fields["url"]) if "url" in fields else None
         text = adapter.get(fields["text"]) if "text" in fields else None
         return str(url or ""), hash(text if isinstance(text, str) else repr(text))
-
-    def _forget_item(self, item: Any, *args: Any, **kwargs: Any) -> None:
-        if self._storing:
-            self.take_extracted(item)
 
     async def write_articles(self, records: Sequence[ArticleRecord]) -> UpsertCounts:
         """Upsert articles into the database, each under its site's key; with
