@@ -188,11 +188,12 @@ _STOCK_OTHER = re.compile(
 #: Chinese stock lines are shorter still (a character is a word)
 _MAX_STOCK_CHARS_ZH = 80
 _ROLES_ZH = "(?:责任编辑|值班编辑|实习编辑|责编|编辑|校对|审校|审核|监制|主编)"
-#: a character of an account's or app's name: no punctuation, and no verb or particle that
-#: makes the line a sentence about the account ("国家卫健委开通官方微信公众号")
-_NAME_ZH = r"(?:(?!开通|推出|上线|发布|注册|运营|通过|成立|创办|的)[^\s。！？，；、：:,;])"
-#: the rest of a QR-code or get-the-app line: a clause, not a sentence that goes on
-_TAIL_ZH = r"[^。！？，；,;]"
+#: a character of an account's or app's name: no punctuation, and no verb that makes the
+#: line a sentence about the account ("国家卫健委开通官方微信公众号")
+_NAME_ZH = r"(?:(?!开通|推出|上线|发布|注册|运营|通过|成立|创办)[^\s。！？，；、：:,;])"
+#: the rest of a QR-code or get-the-app line ("，关注我们", ",向CSDN吐槽"): no sentence end,
+#: for a sentence about QR codes or apps ends with one ("扫描二维码即可查询停车位信息。")
+_TAIL_ZH = r"[^。！？；;]"
 _STOCK_ZH = re.compile(
     r"(?:"
     # credits, bracketed or not, after the source and the author when they share the line
