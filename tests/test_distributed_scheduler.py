@@ -357,6 +357,38 @@ def test_worker_timeout_option_takes_whole_seconds_from_one(
     assert "--worker-timeout" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "project_settings", "message"),
+    [
+        (["--redis-url", "nosuch://host"], "", "Redis URL must specify"),
+        ([], 'DENOISE_METHOD = "nosuchmethod"\n', "DENOISE_METHOD"),
+    ],
+)
+def test_commands_report_an_invalid_setting_in_one_line(
+    argv: list[str],
+    project_settings: str,
+    message: str,
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A project setting the crawl would refuse, or a REDIS_URL of no Redis scheme, ended
+    the command in a traceback."""
+    from scrapy_denoise.integration.distributed import main
+
+    module = f"settings_{tmp_path.name}"  # a name of its own: imported modules are cached
+    (tmp_path / f"{module}.py").write_text(project_settings, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("SCRAPY_SETTINGS_MODULE", module)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    with pytest.raises(SystemExit) as exit_:
+        main(["status", "--spider", "news", *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err.splitlines()[-1]
+    assert "Traceback" not in err
+
+
 def test_commands_read_the_projects_settings_under_the_environment_and_options(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -744,9 +744,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.worker_timeout is not None and args.worker_timeout < 1:
         parser.error(f"--worker-timeout must be at least 1 second, got {args.worker_timeout}")
     settings = _command_settings(args)
-    server = connection.from_settings(settings)
+    try:
+        # the project's settings are checked whole, as a crawl checks them at start
+        timeout = float(DenoiseConfig.from_settings(settings).worker_timeout)
+        server = connection.from_settings(settings)
+    except ValueError as exc:  # an invalid setting or REDIS_URL: one line, not a traceback
+        parser.error(str(exc))
     keys = CrawlKeys.for_spider(settings, args.spider)
-    timeout = float(DenoiseConfig.from_settings(settings).worker_timeout)
     try:
         return _run_command(args, server, keys, timeout)
     except RedisError as exc:
