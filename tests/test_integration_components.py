@@ -1059,13 +1059,22 @@ def test_store_pipeline_keeps_failed_batch_and_retries(
     assert crawler.stats.get_value("denoise/store/lost") is None
 
 
+def _both_pipelines(tmp_path: Path, **settings: Any) -> tuple[str, Any, Any, Any]:
+    """(database URL, crawler, DenoisePipeline, StorePipeline) of one crawler."""
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, **settings)
+    return (
+        db_url,
+        crawler,
+        DenoisePipeline.from_crawler(crawler),
+        StorePipeline.from_crawler(crawler),
+    )
+
+
 def test_store_pipeline_stores_only_the_articles_denoise_made(tmp_path: Path) -> None:
     """A spider's other items with a url and a text (its list of tags) are not articles:
     once stored, one overwrote or stood beside the article row of its page."""
-    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
-    extract = DenoisePipeline.from_crawler(crawler)
-    store = StorePipeline.from_crawler(crawler)
+    db_url, crawler, extract, store = _both_pipelines(tmp_path)
     tags = {"url": "http://news.example/tags/", "kind": "tags", "text": "city, housing"}
     same_page = {"url": ARTICLE_URL, "kind": "tags", "text": "city, housing"}
 
@@ -1090,10 +1099,7 @@ def test_store_pipeline_stores_only_the_articles_denoise_made(tmp_path: Path) ->
 def test_store_pipeline_stores_an_article_a_pipeline_between_copied(tmp_path: Path) -> None:
     """Articles were recognised by identity: a pipeline returning ``dict(item)`` made every
     article a foreign item, and nothing was stored."""
-    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(DENOISE_DATABASE_URL=db_url)
-    extract = DenoisePipeline.from_crawler(crawler)
-    store = StorePipeline.from_crawler(crawler)
+    db_url, crawler, extract, store = _both_pipelines(tmp_path)
 
     async def main() -> None:
         try:
@@ -1113,10 +1119,7 @@ def test_an_article_dropped_after_the_store_does_not_cost_its_twin_its_row(
 ) -> None:
     """Scrapy's item_dropped fires for drops after StorePipeline too: forgetting the dropped
     article there made an identical copy still in flight a foreign item."""
-    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_DROP_DUPLICATES=False)
-    extract = DenoisePipeline.from_crawler(crawler)
-    store = StorePipeline.from_crawler(crawler)
+    db_url, crawler, extract, store = _both_pipelines(tmp_path, DENOISE_DROP_DUPLICATES=False)
 
     async def main() -> None:
         try:
