@@ -191,11 +191,14 @@ class Denoiser:
                     navigation |= content
                     content = set()
                 learner.record_links(navigation, content)
-                dated = sum(1 for url in content if url_date(url) is not None)
-                if meta is not None and meta.published is not None:
-                    dated += 1
-                if dated:
-                    learner.count_dated(site, dated)
+                # counted until the site has the evidence it needs: a URL date is a regex
+                # and a date parse per link, a hundred and more links per page
+                if learner.dated(site) < _MIN_DATED:
+                    dated = sum(1 for url in content if url_date(url) is not None)
+                    if meta is not None and meta.published is not None:
+                        dated += 1
+                    if dated:
+                        learner.count_dated(site, dated)
             if count:
                 learner.count_verdict(site, verdict)
             if record and verdict.is_noise:
