@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CJK_RANGES", "TOKEN"]
+__all__ = ["CJK_CHAR", "CJK_RANGES", "TOKEN"]
 
 #: Han ideographs (URO, extension A, compatibility, the supplementary planes), the
 #: ideographic iteration/closing marks that ``\w`` also matches, kana and Hangul syllables,
@@ -27,5 +27,7 @@ CJK_RANGES = (
     "\uf900-\ufaff"
     "\U00020000-\U0003ffff"
 )
+#: one CJK character (counted apart where a character is a word, not a letter)
+CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 #: one token: a CJK character, or a run of other word characters
 TOKEN = re.compile(rf"[{CJK_RANGES}]|[^\W{CJK_RANGES}]+")

@@ -42,7 +42,6 @@ requests are redelivered instead).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -56,7 +55,7 @@ from ..document import text_chars
 from ..page.verdict import PageVerdict
 from ..store import DAMAGED_SHARE
 from ..store.records import ArticleRecord
-from ..tokens import CJK_RANGES
+from ..tokens import CJK_CHAR
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable
 from .settings import DEFAULT_FIELDS
@@ -145,7 +144,6 @@ def _default_names_renamed(adapter: ItemAdapter, fields: Mapping[str, str]) -> l
     ]
 
 
-_CJK = re.compile(f"[{CJK_RANGES}]")
 #: what one CJK character counts for in DENOISE_MIN_TEXT_CHARS
 _CJK_WEIGHT = 3
 
@@ -162,7 +160,7 @@ def _too_short(text: str, minimum: int) -> bool:
     chars = text_chars(text)
     if chars >= minimum or not text or text.isascii():
         return chars < minimum
-    return chars + (_CJK_WEIGHT - 1) * len(_CJK.findall(text)) < minimum
+    return chars + (_CJK_WEIGHT - 1) * len(CJK_CHAR.findall(text)) < minimum
 
 
 class DenoisePipeline:
