@@ -91,6 +91,8 @@ _PAGE_OPS = frozenset({"classify", "extract"})
 WORKER_KINDS = ("process", "thread")
 #: how long a closing child may take to exit after its last operation
 _EXIT_TIMEOUT = 10.0
+#: the exit status of a child whose parent died without stopping it
+_ORPHANED_EXIT = 3
 
 
 class DenoiseUnavailable(RuntimeError):
@@ -589,18 +591,18 @@ def _serve(conn: Connection, level: int) -> None:
     # A reader thread drains the pipe while a page is being processed, so the parent's
     # sends never wait on it and the main loop can see every page already waiting.
     inbox: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
-    # Set when the parent is gone without saying so (killed): the calls still queued are
-    # dropped rather than run, as they would have been with the core in the parent.
-    orphaned = threading.Event()
 
     def read() -> None:
         while True:
             try:
                 message = conn.recv()
             except (EOFError, OSError):
-                orphaned.set()
-                inbox.put(None)
-                return
+                # The parent is gone without saying so (killed). Exit at once, in the middle
+                # of whatever call is running, as the core would have died with its parent:
+                # finishing that call could commit learned state after the parent's
+                # unfinished requests were handed to another crawler, whose "already
+                # learned?" check would then miss it and count the page twice.
+                os._exit(_ORPHANED_EXIT)
             inbox.put(message)
             if message is None:
                 return
@@ -612,8 +614,8 @@ def _serve(conn: Connection, level: int) -> None:
     prefetched: set[int] = set()
     while True:
         message = backlog.popleft() if backlog else inbox.get()
-        if message is None or orphaned.is_set():
-            break  # the parent stopped us, or died: exit without flushing, like a crash
+        if message is None:
+            break  # the parent stopped us (it flushed first if it wanted to)
         with contextlib.suppress(queue.Empty):  # everything already waiting, to prefetch
             while True:
                 backlog.append(inbox.get_nowait())

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
 import time
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -165,6 +167,51 @@ def test_core_process_exits_when_its_parent_is_killed(tmp_path: Path) -> None:
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(child)
+
+
+def test_core_process_killed_with_its_parent_does_not_finish_the_running_call(
+    tmp_path: Path,
+) -> None:
+    # A crawler killed during its core's flush: had the flush gone on to commit, it could
+    # land after the crawler's unfinished requests were redelivered to another crawler,
+    # whose "already learned?" check would miss it and count the page twice (a distributed
+    # fault test once saw a page fingerprinted twice). The core must die with the call.
+    started, finished = tmp_path / "started", tmp_path / "finished"
+    child_code = textwrap.dedent(
+        f"""
+        import pathlib, sys, time
+        from scrapy_denoise import worker
+
+        def slow_flush(self):
+            pathlib.Path({str(started)!r}).touch()
+            time.sleep(5)
+            pathlib.Path({str(finished)!r}).touch()
+
+        worker.CoreHost.flush = slow_flush
+        sys.exit(worker.main(sys.argv[1:]))
+        """
+    )
+    parent, child = socket.socketpair()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", child_code, str(child.fileno()), "30"], pass_fds=(child.fileno(),)
+    )
+    child.close()
+    conn = Connection(parent.detach())
+    try:
+        conn.send((0, "flush", (), None))
+        deadline = time.monotonic() + 60
+        while not started.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the flush never started"
+            time.sleep(0.02)
+        conn.close()  # what the kernel does to a SIGKILLed crawler's end
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 3
+    time.sleep(0.5)  # nothing of the call runs on (a thread of it would finish by now)
+    assert not finished.exists()
 
 
 def _alive(pid: int) -> bool:
