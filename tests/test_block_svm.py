@@ -520,6 +520,8 @@ def _aside_texts(page: str) -> set[str]:
         "<section class='gdpr-banner'>",
         "<div class='mol-ads-cmp--modal'>",
         "<div id='newsletterPopup'>",
+        "<div class='iPwaInstallPopover'>",
+        "<div class='popover fade bs-popover-top'>",
         "<div class='carousel__slides'>",
         "<section class='FullWidthFeatureCarousel'>",
         "<div role='navigation'>",
