@@ -57,6 +57,7 @@ from scrapy_denoise.methods.line_rules import (
         "Printer-friendly version",
         "Sign up!",
         "Article controls",
+        "Copy link to paste in your message",
         # a form's status messages (Webflow's defaults)
         "Thank you! Your submission has been received!",
         "Oops! Something went wrong while submitting the form.",
@@ -120,6 +121,7 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Read more about the council's decision in our earlier report.",
         "The advertisement ran for three weeks before it was pulled.",
         "Share prices fell on Monday.",
+        "Copy link to paste in your message and send it to a friend.",
         "Three of the 12 rescued miners were taken to hospital.",
         "The top of the page is where readers look first.",
         "Oops! Something went wrong with the launch, the agency said on Friday.",
