@@ -8,6 +8,7 @@ import gzip
 import http.server
 import json
 import re
+import sqlite3
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -393,3 +394,26 @@ def test_extract_json_prints_the_articles_fields_in_its_own_layout(
     assert printed["published"] == "2024-05-01T10:00:00+00:00"
     assert printed["verdict"]["is_noise"] is False and printed["warnings"] == []
     assert printed["method"] == "block_ensemble" and STORY[1] in printed["text"]
+
+
+def test_summary_of_an_older_database_names_the_command_that_upgrades_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A user upgrading scrapy-denoise ran `summary` on the last release's database and was
+    told to "open it with create=True", a Python argument no command takes."""
+    from alembic import command
+
+    from scrapy_denoise.store.migrate import alembic_config, head_revision
+
+    path = tmp_path / "old.sqlite3"
+    url = f"sqlite:///{path}"
+    command.upgrade(alembic_config(url), "0001_initial")  # the first release's schema
+    assert main(["summary", "--store", url]) == 2
+    err = capsys.readouterr().err
+    assert "older than" in err and "scrapy-denoise db upgrade --store URL" in err
+    assert main(["db", "upgrade", "--store", url]) == 0
+    capsys.readouterr()
+    assert main(["summary", "--store", url]) == 0
+    with sqlite3.connect(path) as conn:
+        stored = conn.execute("SELECT version_num FROM denoise_alembic_version").fetchone()
+    assert stored[0] == head_revision() != "0001_initial"

@@ -962,3 +962,13 @@ def test_a_damaged_rewrite_set_aside_keeps_its_identity_from_a_copy(store: Store
     ]
     assert store.upsert_articles(batch) == UpsertCounts(duplicates=1, kept_damaged=1)
     assert _stored_urls(store) == [url]
+
+
+def test_a_sqlite_path_in_a_missing_folder_or_on_a_folder_says_so(tmp_path: Path) -> None:
+    """SQLite answers both with "unable to open database file", which names neither."""
+    missing = tmp_path / "no" / "such" / "dir" / "x.db"
+    with pytest.raises(StoreError, match=r"its folder .*/no/such/dir does not exist"):
+        Store.open(f"sqlite:///{missing}")
+    assert not missing.parent.exists()
+    with pytest.raises(StoreError, match=r"is a folder, not a file"):
+        Store.open(f"sqlite:///{tmp_path}")

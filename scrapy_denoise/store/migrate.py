@@ -124,8 +124,9 @@ def _upgrade(conn: Connection, *, where: str, create: bool) -> None:
             )
         if not create:
             raise StoreError(
-                f"database {where} has no store schema; open it with create=True to create "
-                f"revision {head!r}"
+                f"database {where} has no store schema (is it the database a crawl wrote?); "
+                f"create revision {head!r} with `scrapy-denoise db upgrade --store URL`, or "
+                "open it with create=True"
             )
         logger.info("creating store schema at %s (revision %s)", where, head)
     else:
@@ -139,7 +140,8 @@ def _upgrade(conn: Connection, *, where: str, create: bool) -> None:
         if not create:
             raise SchemaVersionError(
                 f"database {where} is at store schema revision {current!r}, older than "
-                f"{head!r}; open it with create=True to upgrade it"
+                f"{head!r}; upgrade it with `scrapy-denoise db upgrade --store URL` (a crawl "
+                "does it when it opens the database), or open it with create=True"
             )
         logger.warning("upgrading store schema at %s from revision %s to %s", where, current, head)
     cfg.attributes["connection"] = conn

@@ -387,6 +387,13 @@ def _check_sqlite_writable(url: URL) -> None:
         return
     path = os.path.abspath(str(url.database))
     folder = os.path.dirname(path)
+    # SQLite's own word for both is "unable to open database file".
+    if os.path.isdir(path):
+        raise StoreError(f"cannot open store at {redact_url(url)}: {path} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise StoreError(
+            f"cannot open store at {redact_url(url)}: its folder {folder} does not exist"
+        )
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise StoreError(f"cannot open store at {redact_url(url)}: the file is read-only")
     if os.path.isdir(folder) and not os.access(folder, os.W_OK):
