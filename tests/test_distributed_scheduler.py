@@ -192,6 +192,31 @@ def test_owner_in_use_by_a_live_process_is_refused(make: Callable[..., RedisSche
     assert first.enqueue_request(Request("https://news.example/a.html"))
 
 
+def test_two_processes_claiming_one_owner_at_one_instant_are_not_both_accepted(
+    make: Callable[..., RedisScheduler],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The owner was read, then written: a second process that read before the first wrote
+    (replicas started together with one configuration) was accepted too."""
+    from redis import Redis
+
+    first = make("worker-a")
+    assert first.keys is not None
+    heartbeats, real_hget = first.keys.heartbeats, Redis.hget
+
+    def read_before_the_first_wrote(self: Redis, name: str, key: str) -> Any:
+        return None if (name, key) == (heartbeats, "worker-a") else real_hget(self, name, key)
+
+    monkeypatch.setattr(Redis, "hget", read_before_the_first_wrote)
+    second = make("worker-a")
+    with pytest.raises(CloseSpider) as refused:
+        second.spider_opened(second.spider)
+    assert refused.value.reason == "denoise_owner_in_use"
+    assert "was claimed by another crawler as this one started" in caplog.text
+    first.spider_opened(first.spider)
+
+
 def test_unreachable_redis_is_named_in_one_line_before_the_crawl_fails(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -208,6 +233,34 @@ def test_unreachable_redis_is_named_in_one_line_before_the_crawl_fails(
     assert "secret" not in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        # the docs' recipe without its DUPEFILTER_CLASS line: Scrapy's default dupefilter
+        ({"REDIS_URL": "redis://127.0.0.1:1/3"}, "DUPEFILTER_CLASS is 'scrapy.dupefilters"),
+        (
+            {"REDIS_URL": "redis://127.0.0.1:1/3", "DUPEFILTER_CLASS": "no.such.Filter"},
+            "DUPEFILTER_CLASS 'no.such.Filter' cannot be loaded",
+        ),
+        (
+            {
+                "REDIS_URL": "127.0.0.1:6379",
+                "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
+            },
+            "REDIS_URL is not a valid Redis URL: ",
+        ),
+    ],
+)
+def test_a_wrong_dupefilter_or_redis_url_is_named_in_one_line_before_the_crawl_fails(
+    settings: dict[str, Any], says: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    crawler = get_crawler(_Spider, settings)
+    with caplog.at_level(logging.ERROR), pytest.raises(ValueError, match=re.escape(says)):
+        RedisScheduler.from_crawler(crawler)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors and errors[0].startswith(says)
+
+
 def test_idle_worker_waits_for_others_then_finishes(
     make: Callable[..., RedisScheduler], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -222,9 +275,27 @@ def test_idle_worker_waits_for_others_then_finishes(
         a.spider_idle(a.spider)
     assert asyncio.run(b._checkpoint())
     b.spider_idle(b.spider)  # nothing queued, nothing unfinished: done
-    assert "nothing to crawl" not in caplog.text
+    assert "nothing to crawl" not in caplog.text and "the crawl is done" not in caplog.text
     a.spider_idle(a.spider)  # done too; it never took a request, and says why
-    assert "nothing to crawl" in caplog.text
+    assert "the crawl is done: the other workers fetched every request" in caplog.text
+    assert "nothing to crawl" not in caplog.text  # it was not over when worker-a opened
+
+
+def test_a_worker_opened_on_a_finished_crawl_says_there_is_nothing_to_crawl(
+    make: Callable[..., RedisScheduler], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Only a worker that finds the crawl over when it opens is told to reset the keys: a
+    worker restarted after the others finished its put-back requests once was, wrongly."""
+    caplog.set_level(logging.INFO, logger="scrapy_denoise.integration.distributed")
+    a = make("worker-a")
+    a.enqueue_request(Request("http://x.test/1", callback=a.spider.parse))
+    assert a.next_request() is not None
+    assert asyncio.run(a._checkpoint())
+    a.spider_idle(a.spider)
+    assert "nothing to crawl" not in caplog.text  # it crawled
+    late = make("worker-late")
+    late.spider_idle(late.spider)
+    assert "nothing to crawl: the queue" in caplog.text
 
 
 def test_idle_worker_polls_the_queue_sooner_than_the_engine_heartbeat(
@@ -301,6 +372,34 @@ def test_reset_refuses_while_a_worker_is_alive(
     assert main(_command(worker, redis_url, "reset", "--force")) == 0
     assert "deleted " in capsys.readouterr().out
     assert crawl_status(worker.server, _keys(worker)).queued == 0
+
+
+def test_reset_and_status_take_a_fresh_heartbeat_of_an_exited_local_process_as_gone(
+    make: Callable[..., RedisScheduler], redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Right after a worker was killed, its restart is let in at once (its process is gone),
+    but `reset` refused for DENOISE_WORKER_TIMEOUT seconds on the same fresh heartbeat."""
+    import subprocess
+    import sys
+
+    from scrapy_denoise.integration.distributed import main
+
+    worker = make("worker-a")
+    assert worker.enqueue_request(Request("https://news.example/a.html"))
+    assert worker._heartbeat is not None
+    worker._heartbeat.stop()
+    exited = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    beat = f"{worker.server.time()[0]}.000|{int(exited.stdout)}|{_host()}"
+    worker.server.hset(_keys(worker).heartbeats, "worker-a", beat)
+    assert main(_command(worker, redis_url, "status")) == 0
+    assert "(gone: its process on this host has exited)" in capsys.readouterr().out
+    assert main(_command(worker, redis_url, "reset")) == 0
+    assert "deleted " in capsys.readouterr().out
 
 
 def test_status_names_the_redis_and_marks_a_silent_worker_gone(

@@ -69,7 +69,7 @@ def test_missing_peer_names_the_extra_to_install(
     factory: Callable[[], Extractor], module: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, module, None)
-    with pytest.raises(MissingPeerError, match=r"pip install scrapy-denoise\[compare\]"):
+    with pytest.raises(MissingPeerError, match=r"pip install 'scrapy-denoise\[compare\]'"):
         factory()
 
 

@@ -163,3 +163,22 @@ def test_item_fields_defaults_and_errors_name_the_setting() -> None:
     assert item_fields(Settings()) == DEFAULT_FIELDS
     with pytest.raises(ValueError, match="invalid DENOISE_FIELDS setting: 'body' cannot"):
         item_fields({"body": None})
+
+
+@pytest.mark.parametrize("missing", ["scrapy_redis", "redis"])
+def test_the_distributed_scheduler_without_its_extra_says_what_to_install(missing: str) -> None:
+    """``SCHEDULER = ...RedisScheduler`` without ``pip install scrapy-denoise[distributed]``:
+    the import error names the extra, not only the module it lacks."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        "from scrapy.utils.misc import load_object\n"
+        "load_object('scrapy_denoise.integration.distributed.RedisScheduler')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: ") and missing in last
+    assert "pip install 'scrapy-denoise[distributed]'" in last

@@ -5,7 +5,7 @@ setting we choose is the one the task defines (main text, so trafilatura's comme
 is off). Nothing here is tuned against the evaluation data, and every extractor gets the
 same decoded ``str`` from the runner, so differences come from the extractors alone.
 
-The peers are optional dependencies (``pip install scrapy-denoise[compare]``); importing this
+The peers are optional dependencies (``pip install "scrapy-denoise[compare]"``); importing this
 module never requires them, a factory only does when called.
 """
 
@@ -32,7 +32,7 @@ __all__ = [
     "trafilatura_row_extractor",
 ]
 
-_INSTALL_HINT = "pip install scrapy-denoise[compare]"
+_INSTALL_HINT = "pip install 'scrapy-denoise[compare]'"
 
 #: The name tables give :func:`trafilatura_row_extractor`.
 TRAFILATURA_ROW = "trafilatura+metadata"

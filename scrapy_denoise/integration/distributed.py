@@ -64,14 +64,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from redis.exceptions import RedisError
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
-from scrapy_redis import connection
-from scrapy_redis.queue import PriorityQueue
-from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
+
+try:
+    from redis.exceptions import RedisError
+    from scrapy_redis import connection
+    from scrapy_redis.queue import PriorityQueue
+    from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
+except ImportError as exc:  # the [distributed] extra is not installed
+    raise ModuleNotFoundError(
+        f"{exc} (RedisScheduler, distributed crawls): pip install 'scrapy-denoise[distributed]'",
+        name=exc.name,
+    ) from exc
 
 from .runtime import DenoiseRuntime
 from .settings import DenoiseConfig
@@ -145,6 +152,14 @@ if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], {_score("KEYS[3]")}, ARGV[3])
 return 1
 """
+# KEYS: heartbeats; ARGV: owner, the heartbeat read before ('' for none), the new one:
+# written only if no other process wrote that owner's heartbeat since it was read
+_CLAIM = """
+local now = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if now ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
 # KEYS: queue, owners, enqueued counter; ARGV: processing hash prefix
 _DONE = """
 if tonumber(redis.call('GET', KEYS[3]) or '0') == 0 then return 0 end
@@ -210,6 +225,15 @@ class CrawlStatus:
     processing: dict[str, int]
     popped: dict[str, int]
     heartbeat_age: dict[str, float]
+    #: owners whose last heartbeat came from a process of this host that has exited (a
+    #: killed worker): not live however fresh the heartbeat, as a restarted worker sees it
+    exited: frozenset[str] = frozenset()
+
+    def live(self, timeout: float) -> list[str]:
+        """Owners whose heartbeat is younger than ``timeout`` from a process still running."""
+        return sorted(
+            o for o, age in self.heartbeat_age.items() if age < timeout and o not in self.exited
+        )
 
     @property
     def done(self) -> bool:
@@ -253,6 +277,7 @@ def crawl_status(server: Redis, keys: CrawlKeys) -> CrawlStatus:
         processing={o: int(server.hlen(keys.processing(o))) for o in owners},
         popped={_text(k): int(v) for k, v in server.hgetall(keys.popped).items()},
         heartbeat_age={o: now - _Heartbeat.parse(v).time for o, v in beats.items()},
+        exited=frozenset(o for o, v in beats.items() if _Heartbeat.parse(v).exited_here()),
     )
 
 
@@ -279,6 +304,14 @@ class _Heartbeat:
         time, pid, host = raw.split("|", 2)
         return cls(float(time), host, int(pid))
 
+    def exited_here(self) -> bool:
+        """Sent by another process of this host that is gone: its owner is free at once."""
+        return (
+            self.host == socket.gethostname()
+            and self.pid != os.getpid()
+            and not _pid_alive(self.pid)
+        )
+
 
 def redis_address(server: Redis) -> str:
     """Where ``server`` connects, for messages (never its password)."""
@@ -299,6 +332,36 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _check_settings(settings: BaseSettings) -> None:
+    """Name the setting a user got wrong in one ERROR line, before scrapy-redis fails on it
+    under a traceback of its own (Scrapy's default ``DUPEFILTER_CLASS`` ended in
+    "type object 'RFPDupeFilter' has no attribute 'from_settings'", a ``REDIS_URL``
+    without a scheme in redis's own ``ValueError``, neither naming the setting)."""
+    dupefilter = settings.get("DUPEFILTER_CLASS")
+    try:
+        dupefilter_cls = load_object(dupefilter) if isinstance(dupefilter, str) else dupefilter
+    except (ImportError, NameError, ValueError) as exc:
+        message = f"DUPEFILTER_CLASS {dupefilter!r} cannot be loaded: {exc}"
+    else:
+        message = ""
+        if not hasattr(dupefilter_cls, "from_spider"):
+            message = (
+                f"DUPEFILTER_CLASS is {dupefilter!r}: RedisScheduler needs a Redis "
+                "dupefilter shared by the workers, "
+                'DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"'
+            )
+    if not message:
+        try:
+            connection.from_settings(settings)  # parses REDIS_URL, connects lazily
+        except ValueError as exc:  # redis's message does not repeat the URL (no password)
+            message = f"REDIS_URL is not a valid Redis URL: {exc}"
+    if message:
+        # raised in from_crawler, this fails the crawl (exit status 1) under Scrapy's
+        # traceback, as an unreachable Redis does: the cause goes first, in one line
+        logger.error(message)
+        raise ValueError(message)
+
+
 class RedisScheduler(_ScrapyRedisScheduler):
     """scrapy-redis's scheduler made safe for several workers (see the module docstring)."""
 
@@ -314,6 +377,10 @@ class RedisScheduler(_ScrapyRedisScheduler):
         self.keys: CrawlKeys | None = None
         self._taken: dict[str, Request] = {}
         self._taken_count = 0
+        #: whether the crawl was over before this worker opened: only then is "nothing to
+        #: crawl" the news (a worker the others outran, or restarted after they finished
+        #: its put-back requests, saw a whole crawl)
+        self._done_at_open = False
         self._token_prefix = secrets.token_hex(4) + "-"
         self._tokens = itertools.count()
         self._since_checkpoint = 0
@@ -330,6 +397,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisScheduler:
+        _check_settings(crawler.settings)
         try:
             scheduler: RedisScheduler = super().from_crawler(crawler)  # pings Redis
         except RedisError as exc:
@@ -385,6 +453,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
             ("pop", _POP),
             ("requeue", _REQUEUE),
             ("done", _DONE),
+            ("claim", _CLAIM),
         ):
             self._scripts[name] = self.server.register_script(source)
         if not self._claim_owner():
@@ -392,6 +461,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
             return
         put_back = self._requeue(self.owner)
         self._inc("denoise/distributed/requeued_own", put_back)
+        self._done_at_open = self._crawl_done()
         from twisted.internet.task import LoopingCall
 
         self._heartbeat = LoopingCall(self._beat)
@@ -436,9 +506,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         if raw:
             beat = _Heartbeat.parse(_text(raw))
             age = _now(self.server) - beat.time
-            same_host = beat.host == socket.gethostname()
-            dead = same_host and beat.pid != os.getpid() and not _pid_alive(beat.pid)
-            if age < self.worker_timeout and not dead:
+            if age < self.worker_timeout and not beat.exited_here():
                 logger.error(
                     "DENOISE_OWNER %r is in use by a live crawler (%s, pid %d, heartbeat "
                     "%.0f s ago): give every worker its own owner",
@@ -449,7 +517,20 @@ class RedisScheduler(_ScrapyRedisScheduler):
                     extra={"spider": self.spider},
                 )
                 return False
-        self._beat()
+        # read, then written only if unchanged: two processes started at one instant with
+        # one owner both read a stale (or no) heartbeat, and both were accepted
+        beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
+        read = _text(raw) if raw else ""
+        if not self._scripts["claim"](
+            keys=[self.keys.heartbeats], args=[self.owner, read, beat.dump()]
+        ):
+            logger.error(
+                "DENOISE_OWNER %r was claimed by another crawler as this one started: give "
+                "every worker its own owner",
+                self.owner,
+                extra={"spider": self.spider},
+            )
+            return False
         self.server.sadd(self.keys.owners, self.owner)
         self._registered = True
         return True
@@ -624,20 +705,34 @@ class RedisScheduler(_ScrapyRedisScheduler):
             self._poll_soon()
             raise DontCloseSpider
         self._adopt_orphans()
-        if self._scripts["done"](
-            keys=[self.keys.queue, self.keys.owners, self.keys.enqueued],
-            args=[self.keys.processing_prefix],
-        ):
-            if not self._taken_count:
+        if self._crawl_done():
+            if self._done_at_open:
                 logger.info(
                     "nothing to crawl: the queue %r is empty and its dupefilter has seen the "
                     "start requests; reset the crawl's keys to crawl again",
                     self.keys.queue,
                     extra={"spider": spider},
                 )
+            elif not self._taken_count:
+                logger.info(
+                    "the crawl is done: the other workers fetched every request of %r",
+                    self.keys.queue,
+                    extra={"spider": spider},
+                )
             return
         self._poll_soon()
         raise DontCloseSpider
+
+    def _crawl_done(self) -> bool:
+        """Has the crawl begun (something was enqueued) and ended (the queue and every
+        worker's unfinished requests are empty)?"""
+        assert self.keys is not None
+        return bool(
+            self._scripts["done"](
+                keys=[self.keys.queue, self.keys.owners, self.keys.enqueued],
+                args=[self.keys.processing_prefix],
+            )
+        )
 
     def _poll_soon(self) -> None:
         """Have the engine ask this scheduler again in :data:`IDLE_POLL_SECONDS`.
@@ -763,7 +858,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_command(args: argparse.Namespace, server: Redis, keys: CrawlKeys, timeout: float) -> int:
     status = crawl_status(server, keys)
-    live = sorted(o for o, age in status.heartbeat_age.items() if age < timeout)
+    live = status.live(timeout)
     print(f"redis {redis_address(server)}")
     if args.action == "reset":
         if live and not args.force:
@@ -786,6 +881,8 @@ def _run_command(args: argparse.Namespace, server: Redis, keys: CrawlKeys, timeo
         age = status.heartbeat_age.get(owner)
         if age is None:
             state = "no heartbeat (stopped)"
+        elif owner in status.exited:
+            state = f"heartbeat {age:.0f} s ago (gone: its process on this host has exited)"
         elif age < timeout:
             state = f"heartbeat {age:.0f} s ago"
         else:
