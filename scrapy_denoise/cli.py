@@ -94,15 +94,23 @@ def _decompressed(body: bytes, headers: dict[str, str]) -> bytes:
 
 def _cmd_extract(args: argparse.Namespace) -> int:
     from . import Denoiser
+    from .store import StoreError
 
     body, headers, url = _read_source(args.source, args.url)
     params = _method_params(args.params)
     if params is None:
         return 2
     method = args.method or "default"
+    # --store is a crawl's database, only read: an existing one, never created (a typo in
+    # the URL must not leave an empty database behind and extract as if nothing was learned)
+    try:
+        store = _open_existing_store(args.store) if args.store else None
+    except StoreError as exc:
+        print(f"scrapy-denoise extract: {exc}", file=sys.stderr)
+        return 2
     try:
         with Denoiser(
-            method=method, store=args.store or False, method_params={method: params}
+            method=method, store=store or False, method_params={method: params}
         ) as denoiser:
             # the store is read, not taught: looking at a page must not change a crawl's state
             article = denoiser.extract(body, url, headers, learn=False)
@@ -110,6 +118,9 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         if not args.params:
             raise
         return _refuse_method(method, args.params, error)
+    finally:
+        if store is not None:
+            store.close()
     if args.json:
         values = article.as_dict()
         # the fields printed, in this order, of all Article.as_dict has; identity is what
@@ -261,14 +272,14 @@ def _bench_sites(args: argparse.Namespace) -> int:
 
 
 def _bench_pages(args: argparse.Namespace) -> int:
-    from .evaluation.datasets import shared_data_dir
+    from .evaluation.datasets import DATA_NOT_FOUND, shared_data_dir
     from .evaluation.report_file import write_section
     from .models.train_pages import evaluate_pages
     from .page.model import DEFAULT_MODEL_PATH
 
     data = shared_data_dir()
     if data is None:
-        print("bench pages: the shared data folder was not found", file=sys.stderr)
+        print(f"scrapy-denoise bench: {DATA_NOT_FOUND}", file=sys.stderr)
         return 2
     body = evaluate_pages(
         data,

@@ -195,8 +195,8 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
         (["eval", "{tmp}/missing.zip"], "scrapy-denoise eval: [Errno 2] No such file"),
         (["db", "upgrade", "--store", "nonsense"], "scrapy-denoise db: not a database URL"),
         (
-            ["extract", "{page}", "--store", "sqlite:///{tmp}/no/such/dir/x.db"],
-            "scrapy-denoise extract: cannot open store",
+            ["db", "upgrade", "--store", "sqlite:///{tmp}/no/such/dir/x.db"],
+            "scrapy-denoise db: cannot open store",
         ),
         (
             ["extract", "127.0.0.1:9/budget.html"],
@@ -271,6 +271,20 @@ def test_extract_and_report_only_read_a_crawls_store(
         assert store.verdict_counts() == before
 
 
+@pytest.mark.parametrize("command", ["extract", "report"])
+def test_a_store_that_does_not_exist_is_refused_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    missing = tmp_path / "typo.db"
+    out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
+    assert main([command, str(page), "--store", f"sqlite:///{missing}", *out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"scrapy-denoise {command}: no database file at {missing}")
+    assert not missing.exists()  # a typo leaves no empty database behind
+
+
 def test_bench_refuses_a_dataset_the_shared_data_does_not_have(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -278,6 +292,19 @@ def test_bench_refuses_a_dataset_the_shared_data_does_not_have(
     monkeypatch.setenv("DENOISE_SHARED_DATA", str(tmp_path))
     assert main(["bench", "extraction", "--dataset", "nope", "--quiet"]) == 1
     assert "no extraction dataset 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("table", ["pages", "extraction", "metadata"])
+def test_bench_without_the_shared_data_says_how_to_give_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], table: str
+) -> None:
+    # an installed package has no ../shared/data beside it: the variable is the way
+    monkeypatch.setenv("DENOISE_SHARED_DATA", str(tmp_path / "missing"))
+    assert main(["bench", table, "--quiet"]) in (1, 2)
+    err = capsys.readouterr().err
+    assert err.startswith("scrapy-denoise bench: ")
+    assert "set DENOISE_SHARED_DATA to the folder holding extraction/ and sites/" in err
+    assert "Traceback" not in err and err.count("\n") == 1
 
 
 @pytest.fixture

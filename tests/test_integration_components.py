@@ -1024,6 +1024,50 @@ def test_store_pipeline_upserts_in_batches(tmp_path: Path) -> None:
     assert stats.get_value("denoise/store/unchanged") == 1
 
 
+def test_store_pipeline_writes_its_last_batch_where_scrapy_waits_for_a_deferred(
+    tmp_path: Path,
+) -> None:
+    """Scrapy 2.13 calls ``close_spider`` without awaiting a coroutine: a crawl of 245
+    articles stored 200 (the last batch was never written). There the pipeline's
+    ``close_spider`` returns a Deferred, and the crawl waits for it."""
+    import subprocess
+    import sys
+
+    from scrapy_denoise.integration.pipelines import _deferred_close_spider
+
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=db_url, DENOISE_STORE_BATCH=2, DENOISE_EXTRACT_ENABLED=False
+    )
+    pipeline = StorePipeline.from_crawler(crawler)
+
+    async def main() -> None:
+        await pipeline.runtime.open()
+        for n in range(3):
+            await pipeline.process_item(_article(n))
+        closing = _deferred_close_spider(pipeline)
+        await closing.asFuture(asyncio.get_running_loop())
+        await close(crawler)
+
+    run(main)
+    assert len(_rows(db_url)) == 3
+    switch = (
+        "import inspect, scrapy\n"
+        "scrapy.version_info = {version}\n"
+        "from scrapy_denoise.integration import pipelines as p\n"
+        "print(p.StorePipeline.close_spider is p._deferred_close_spider,"
+        " inspect.iscoroutinefunction(p.StorePipeline.close_spider))\n"
+    )
+    for version, printed in (((2, 13, 4), "True False"), ((2, 14, 0), "False True")):
+        out = subprocess.run(
+            [sys.executable, "-c", switch.format(version=version)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert out.strip() == printed
+
+
 def test_store_pipeline_keeps_failed_batch_and_retries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from scrapy_denoise.integration.settings import settings_table
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -77,3 +79,25 @@ def test_readme_spider_follows_only_web_links_and_skips_non_html() -> None:
     assert out[1].url == "https://example.com/news/a.html"
     image = Response("https://example.com/logo.png", body=b"\x89PNG\r\n\x1a\n\x00\x00")
     assert list(spider.parse(image)) == []
+
+
+def test_readme_core_snippet_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "Use the core without Scrapy" block, run verbatim beside a saved page."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Use the core without Scrapy", 1)[1]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S)
+    assert snippet
+    paragraph = "The harbour council met on Monday evening to agree the budget for the year. " * 4
+    (tmp_path / "page.html").write_text(
+        "<html><head><title>Council agrees budget</title></head><body><nav><a href='/'>Home"
+        f"</a></nav><article><h1>Council agrees budget</h1><p>{paragraph}</p>"
+        f"<p>{paragraph}</p></article></body></html>",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, object] = {}
+    exec(compile(snippet.group(1), "README.md", "exec"), scope)
+    assert "harbour council" in scope["art"].text  # type: ignore[attr-defined]
+    assert (tmp_path / "denoise.sqlite3").is_file()

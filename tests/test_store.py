@@ -244,6 +244,15 @@ def test_redact_url() -> None:
     assert PASSWORD not in redact_url(f"not a url://u:{PASSWORD}@host/")
 
 
+def test_a_missing_postgresql_driver_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    with pytest.raises(StoreError, match=r"scrapy-denoise\[postgresql\]") as info:
+        Store.open(f"postgresql+psycopg://u:{PASSWORD}@127.0.0.1:9/db")
+    assert PASSWORD not in str(info.value)
+
+
 def test_unsupported_database_is_refused() -> None:
     with pytest.raises(StoreError, match="unsupported") as info:
         Store.open(f"mysql://u:{PASSWORD}@h/db")

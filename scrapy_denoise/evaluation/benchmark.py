@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .datasets import Split, extraction_zips
+from .datasets import DATA_NOT_FOUND, Split, extraction_zips, shared_data_dir
 from .peers import TRAFILATURA_ROW, installed_peers
 from .runner import Result, evaluate_dataset, format_table
 
@@ -58,7 +58,9 @@ def extraction_benchmark(
         extractors.update(installed_peers(metadata=True))
     zips = extraction_zips(datasets)
     if not zips:
-        raise FileNotFoundError("no extraction datasets: the shared data folder was not found")
+        root = shared_data_dir()
+        why = DATA_NOT_FOUND if root is None else f"no extraction/*.zip under {root}"
+        raise FileNotFoundError(f"no extraction datasets: {why}")
     results: dict[str, dict[str, Result]] = {}
     for name, path in zips.items():
         results[name] = evaluate_dataset(

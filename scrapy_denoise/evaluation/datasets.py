@@ -80,6 +80,12 @@ SPLITS: tuple[str, ...] = get_args(Split)
 TRAIN_SPLITS: tuple[str, ...] = get_args(TrainSplit)
 
 _ENV_VAR = "DENOISE_SHARED_DATA"
+#: what every command that needs the shared data says when it is missing: an installed
+#: package has no ``../shared/data`` beside it, so the variable is the way to give it
+DATA_NOT_FOUND = (
+    f"shared evaluation data not found: set {_ENV_VAR} to the folder holding extraction/ "
+    "and sites/ (a checkout of the repository also looks at ../shared/data beside it)"
+)
 _INDEX = "index.jsonl"
 _SITE_INDEX = "pages.jsonl"
 _TRUTH_INDEX = "truth/index.jsonl"
@@ -157,9 +163,7 @@ def shared_data_dir() -> Path | None:
 def _require_data_dir() -> Path:
     found = shared_data_dir()
     if found is None:
-        raise FileNotFoundError(
-            f"shared evaluation data not found; set {_ENV_VAR} or place it at ../shared/data"
-        )
+        raise FileNotFoundError(DATA_NOT_FOUND)
     return found
 
 

@@ -46,6 +46,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import scrapy
 from itemadapter import ItemAdapter
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
+    from twisted.internet.defer import Deferred
 
     from ..article import Article
 
@@ -343,6 +345,9 @@ class StorePipeline:
             )
 
     async def close_spider(self, spider: Spider | None = None) -> None:
+        """Write what is left. Scrapy 2.13 calls this without awaiting a coroutine (its
+        last batch, up to ``DENOISE_BATCH_SIZE`` articles, was never written: 200 of 245
+        rows), so there :func:`_deferred_close_spider` stands in for it."""
         await self._flush()
         if self._pending:
             self.stats.inc_value("denoise/store/lost", len(self._pending))
@@ -465,6 +470,17 @@ class StorePipeline:
             deferred_from_coro(close(reason=reason))
         else:  # Scrapy < 2.14
             engine.close_spider(engine.spider, reason)
+
+
+def _deferred_close_spider(self: StorePipeline, spider: Spider | None = None) -> Deferred[None]:
+    """``close_spider`` as Scrapy 2.13 waits for it: a Deferred. Scrapy 2.14 and later await
+    coroutines and deprecate Deferreds, so only 2.13 gets this."""
+    return deferred_from_coro(_async_close_spider(self, spider))
+
+
+_async_close_spider = StorePipeline.close_spider
+if scrapy.version_info < (2, 14):
+    StorePipeline.close_spider = _deferred_close_spider  # type: ignore[assignment,method-assign]
 
 
 def _ordinal(n: int) -> str:

@@ -169,8 +169,14 @@ class Store:
         try:
             engine = _create_engine(sa_url)
         except (ArgumentError, ImportError) as exc:
+            # the driver of the [postgresql] extra, missing: say how to get it
+            hint = (
+                " (pip install 'scrapy-denoise[postgresql]')"
+                if isinstance(exc, ImportError) and sa_url.get_backend_name() == "postgresql"
+                else ""
+            )
             raise StoreError(
-                f"cannot open store at {redact_url(sa_url)}: {scrub(str(exc), sa_url)}"
+                f"cannot open store at {redact_url(sa_url)}: {scrub(str(exc), sa_url)}{hint}"
             ) from None
         store = cls(engine, sa_url)
         try:
