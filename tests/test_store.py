@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import secrets
 import shutil
 import sqlite3
 from collections import Counter
@@ -981,3 +982,44 @@ def test_a_sqlite_path_in_a_missing_folder_or_on_a_folder_says_so(tmp_path: Path
     assert not missing.parent.exists()
     with pytest.raises(StoreError, match=r"is a folder, not a file"):
         Store.open(f"sqlite:///{tmp_path}")
+
+
+def test_an_upgrade_the_database_user_may_not_make_names_the_command_and_who(
+    postgres_url: str,
+) -> None:
+    """A crawl running as a user who may write rows but not change tables met an older
+    schema and said only "permission denied for schema public"."""
+    from alembic import command
+    from sqlalchemy.engine import make_url
+
+    from scrapy_denoise.store.migrate import alembic_config
+
+    role = f"denoise_writer_{secrets.token_hex(4)}"
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f"CREATE ROLE {role} LOGIN"))
+        with scratch_database(postgres_url) as url:
+            command.upgrade(alembic_config(url), "0001_initial")  # the first release's
+            owner = create_engine(url, isolation_level="AUTOCOMMIT")
+            with owner.connect() as conn:
+                conn.execute(text(f"GRANT USAGE ON SCHEMA public TO {role}"))
+                conn.execute(text("REVOKE CREATE ON SCHEMA public FROM PUBLIC"))
+                conn.execute(
+                    text(
+                        f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "
+                        f"public TO {role}"
+                    )
+                )
+            owner.dispose()
+            as_writer = make_url(url).set(username=role, password=None)
+            with pytest.raises(StoreError) as refused:
+                Store.open(as_writer.render_as_string(hide_password=False))
+            message = str(refused.value)
+            assert "upgrading it from revision '0001_initial'" in message
+            assert "permission denied" in message and "scrapy-denoise db upgrade" in message
+            Store.open(url).close()  # the owner can, as the message says
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP ROLE IF EXISTS {role}"))
+        admin.dispose()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy.exc import DBAPIError
 
 from .errors import SchemaVersionError, StoreError
 from .schema import TABLES, VERSION_TABLE
@@ -145,7 +146,27 @@ def _upgrade(conn: Connection, *, where: str, create: bool) -> None:
             )
         logger.warning("upgrading store schema at %s from revision %s to %s", where, current, head)
     cfg.attributes["connection"] = conn
-    command.upgrade(cfg, "head")
+    try:
+        command.upgrade(cfg, "head")
+    except DBAPIError as exc:
+        if not _insufficient_privilege(exc):
+            raise
+        # the user a crawl runs as may read and write rows without the right to change
+        # tables; the database's own "permission denied for schema public" said neither
+        # what was being done nor who can do it
+        doing = f"upgrading it from revision {current!r}" if current else "creating it"
+        raise StoreError(
+            f"the store schema at {where} needs {doing} to {head!r}, which this database "
+            f"user may not do ({str(exc.orig).strip().splitlines()[0]}); run `scrapy-denoise "
+            "db upgrade --store URL` once as a user who may create tables (the database's "
+            "owner), then crawl as this one"
+        ) from None
+
+
+def _insufficient_privilege(exc: DBAPIError) -> bool:
+    """PostgreSQL's SQLSTATE 42501, as psycopg 3 (``sqlstate``) or 2 (``pgcode``) gives it."""
+    code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+    return code == "42501"
 
 
 def _stored_revision(conn: Connection) -> str | None:
