@@ -562,6 +562,18 @@ def _cmd_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    """A whole number of 0 or more (a negative LIMIT is "no limit" on SQLite and an error on
+    PostgreSQL)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scrapy-denoise",
@@ -698,7 +710,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("summary", help="what the store learned, per site (text; HTML with -o)")
     p.add_argument("--store", required=True, help="database URL")
     p.add_argument("-o", "--out", help="also write an HTML summary with charts")
-    p.add_argument("--top-lines", type=int, default=10, help="frequent noise lines per site")
+    p.add_argument(
+        "--top-lines",
+        type=_count,
+        default=10,
+        help="most frequent lines shown per site (default: %(default)s)",
+    )
     p.set_defaults(func=_cmd_summary)
 
     p = sub.add_parser("db", help="create or upgrade the store's schema")

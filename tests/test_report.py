@@ -185,6 +185,20 @@ def test_sanitize_css_drops_loads_and_escaped_tricks() -> None:
     assert "</style" not in sanitize_css("a{content:'</style><script>'}")
 
 
+def test_sanitize_css_escapes_are_checked_beside_plain_urls_and_unclosed_urls_go() -> None:
+    # a plain data: image (or any plain "url(" / ".expression") must not let an escaped
+    # url( or @import through: real style sheets nearly always have a plain url(
+    plain = ".a{background:url(data:image/png;base64,AAAA)}"
+    assert sanitize_css(plain + r" .b{background:u\72l(http://x/y.png)}") == ""
+    assert sanitize_css(r".expression{} @\69mport 'http://x/y.css';") == ""
+    assert sanitize_css(r".data-binding{} .b{cursor:u\72l(http://x/c.cur),auto}") == ""
+    assert sanitize_css(plain + r" .q{content:'\201C'}").count("url(") == 1
+    # CSS closes an open url( at the end of a style sheet or attribute: it still loads
+    for css in ("a{background:url(http://x/y.png", "a{background:url('http://x/y.png"):
+        assert "http://x" not in sanitize_css(css)
+    assert "http://x" not in sanitize_css('background:url("http://x/y.png"')
+
+
 # -- fates --------------------------------------------------------------------------------
 
 
@@ -319,6 +333,20 @@ def test_summary_html_escapes_and_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     printed = capsys.readouterr().out
     assert "https://a.example" in printed and str(out) in printed
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_summary_top_lines_must_not_be_negative(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # LIMIT -1 printed every counted line on SQLite and failed on PostgreSQL
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    with Store.open(url) as store:
+        fill_store(store)
+    with pytest.raises(SystemExit) as exc:
+        main(["summary", "--store", url, "--top-lines", "-1"])
+    assert exc.value.code == 2
+    assert "--top-lines: must be 0 or more" in capsys.readouterr().err
+    assert main(["summary", "--store", url, "--top-lines", "1"]) == 0
 
 
 def test_summary_of_missing_store_is_an_error(

@@ -119,12 +119,13 @@ _SCHEME_NOISE = re.compile(r"[\x00-\x20\x7f-\x9f]+")
 _DANGEROUS_SCHEME = re.compile(r"^(?:javascript|vbscript|livescript|data|blob|filesystem):", re.I)
 
 _CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
-_CSS_URL = re.compile(r"""url\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\s*\)""", re.I)
+# The closing parenthesis (and quote) may be missing: CSS closes what is open at the end
+# of a style sheet or attribute, so ``url(http://x/y`` at the end still loads.
+_CSS_URL = re.compile(r"""url\(\s*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z)|[^)]*)\s*(?:\)|\Z)""", re.I)
 _CSS_IMAGE_SET = re.compile(r"(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)", re.I)
 _CSS_IMPORT = re.compile(r"@import\b[^;]*;?", re.I)
 _CSS_HOOKS = re.compile(r"expression\s*\(|behavior\s*:|-moz-binding|javascript:", re.I)
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6}\s?|.)", re.S)
-_CSS_DANGER = re.compile(r"url\(|image-set|@import|expression|behavior|binding|javascript", re.I)
 
 
 # -- the page's full tree and its blocks ----------------------------------------------------
@@ -184,19 +185,25 @@ def align_nodes(root: etree._Element, doc: Document) -> list[etree._Element] | N
 
 def sanitize_css(css: str) -> str:
     """CSS without anything that loads or runs (see the module docstring)."""
-    css = _CSS_COMMENT.sub("", css)
+    css = _neutralise_css(_CSS_COMMENT.sub("", css))
     if "\\" in css:
-        # Escapes can spell "url(" or "expression" in ways the patterns below miss; such
-        # CSS is dropped whole rather than decoded and re-encoded.
+        # Escapes can spell "url(" or "expression" in ways the patterns miss; such CSS is
+        # dropped whole rather than decoded and re-encoded. The test is whether the
+        # decoded text still has anything to neutralise once the plain text had it
+        # neutralised (a style sheet that also has a plain ``url(data:image/...)`` or a
+        # class named ``.expression`` must not let an escaped ``u\72l(`` through).
         unescaped = _CSS_ESCAPE.sub(_unescape_css, css)
-        if _CSS_DANGER.search(unescaped) and not _CSS_DANGER.search(css):
+        if _neutralise_css(unescaped) != unescaped:
             return ""
+    # Style text is serialised raw: "</style" in it would close the element early.
+    return css.replace("<", "\\3c ")
+
+
+def _neutralise_css(css: str) -> str:
     css = _CSS_IMPORT.sub("", css)
     css = _CSS_URL.sub(_css_url, css)
     css = _CSS_IMAGE_SET.sub("none", css)
-    css = _CSS_HOOKS.sub("removed:", css)
-    # Style text is serialised raw: "</style" in it would close the element early.
-    return css.replace("<", "\\3c ")
+    return _CSS_HOOKS.sub("removed:", css)
 
 
 def _unescape_css(match: re.Match[str]) -> str:
