@@ -515,6 +515,41 @@ def test_page_filter_ignores_non_html_and_error_responses(response: Response) ->
     assert not any(k.startswith("denoise/pages") for k in crawler.stats.get_stats())
 
 
+@pytest.mark.parametrize(
+    "response",
+    [
+        TextResponse(
+            "http://news.example/data.json",
+            body=b'{"a": 1}',
+            request=Request("http://news.example/data.json", meta={"denoise": {"is_noise": True}}),
+        ),
+        HtmlResponse(
+            ARTICLE_URL,
+            status=404,
+            body=ARTICLE_HTML,
+            request=Request(ARTICLE_URL, meta={"denoise": {"is_noise": True}}),
+        ),
+        html_response(ARTICLE_URL, denoise={"is_noise": True}, denoise_skip=True),
+    ],
+    ids=["json", "html-404", "skip"],
+)
+def test_a_verdict_copied_from_the_parent_meta_is_not_kept(response: Response) -> None:
+    """``response.follow(url, meta=response.meta)`` from a noise page copied its verdict
+    to pages the filter does not judge; the item filter then dropped their items."""
+    crawler = crawler_for()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    items = NoiseItemFilterMiddleware.from_crawler(crawler)
+
+    async def main() -> Response:
+        result = await classify(mw, response)
+        await close(crawler)
+        return result
+
+    result = run(main)
+    assert "denoise" not in result.meta
+    assert len(list(items.process_spider_output(result, [page_item(result)]))) == 1
+
+
 def test_page_filter_opt_out_meta_skips_page() -> None:
     crawler = crawler_for()
     mw = PageFilterMiddleware.from_crawler(crawler)
@@ -752,6 +787,39 @@ def test_a_page_the_filter_judged_is_counted_once_when_its_item_cannot_carry_the
     run(main)
     assert crawler.stats.get_value("denoise/pages/article") == 1
     assert crawler.stats.get_value("denoise/items/extracted") == 1
+
+
+@pytest.mark.parametrize("status", [404, 410, 500, 503])
+def test_page_item_of_an_error_response_is_not_stored(status: int, tmp_path: Path) -> None:
+    """A spider that handles error statuses itself (HTTPERROR_ALLOW_ALL) yielded their page
+    items too: a 503 maintenance page with some text was extracted and rewrote the row the
+    same URL's article had from the crawl before."""
+    db_url, crawler, extract, store = _both_pipelines(tmp_path)
+    maintenance = (
+        "<html><head><title>Down for maintenance</title></head><body><h1>Down for "
+        "maintenance</h1><p>"
+        + "We are upgrading the storage cluster; back within the hour. " * 8
+        + "</p></body></html>"
+    ).encode()
+
+    async def main() -> None:
+        try:
+            article = await extract.process_item(page_item(html_response()))
+            await store.process_item(article)
+            await store.close_spider()
+            response = HtmlResponse(
+                ARTICLE_URL, status=status, body=maintenance, request=Request(ARTICLE_URL)
+            )
+            with pytest.raises(DropItem):
+                await extract.process_item(page_item(response))
+        finally:
+            await close(crawler)
+
+    run(main)
+    title, text_, _ = _rows(db_url)[ARTICLE_URL]
+    assert "maintenance" not in f"{title} {text_}"
+    assert "Council approves housing plan" in text_
+    assert crawler.stats.get_value("denoise/items/dropped_noise_page") == 1
 
 
 def test_pipeline_drops_short_text_with_stat() -> None:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
 
-__all__ = ["SKIPPED_VERDICT", "page_item", "response_headers"]
+__all__ = ["ERROR_STATUS_VERDICT", "SKIPPED_VERDICT", "page_item", "response_headers"]
 
 _ItemT = TypeVar("_ItemT")
 
@@ -41,6 +41,12 @@ _KEPT_HEADERS = ("Content-Type", "Content-Language", "Last-Modified")
 
 #: The verdict of a page the spider opted out of filtering (``meta["denoise_skip"]``).
 SKIPPED_VERDICT: dict[str, object] = {"is_noise": False, "score": 0.0, "reason": "skipped"}
+
+#: The verdict of an error response (status outside 2xx) a spider handles itself
+#: (``handle_httpstatus_list``, ``HTTPERROR_ALLOW_ALL``): the page filter does not judge
+#: those, and the pipeline took a 503 maintenance page for an article, rewriting the row
+#: stored from the same URL's real article the crawl before.
+ERROR_STATUS_VERDICT: dict[str, object] = {"is_noise": True, "score": 1.0, "reason": "http_status"}
 
 
 def response_headers(response: Response) -> dict[str, str]:
@@ -74,7 +80,13 @@ def page_item(
     if "headers" in names:
         values[names["headers"]] = response_headers(response)
     if "verdict" in names:
-        verdict = SKIPPED_VERDICT if meta.get("denoise_skip") else meta.get("denoise")
+        verdict: dict[str, object] | None
+        if not 200 <= response.status < 300:
+            verdict = ERROR_STATUS_VERDICT
+        elif meta.get("denoise_skip"):
+            verdict = SKIPPED_VERDICT
+        else:
+            verdict = meta.get("denoise")
         values[names["verdict"]] = dict(verdict) if verdict is not None else None
     values.update(extra)
     declared = ItemAdapter.get_field_names_from_class(item_cls)

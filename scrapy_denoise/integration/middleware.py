@@ -80,6 +80,10 @@ class PageFilterMiddleware:
     async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Response:
+        # A verdict already in the meta is not this response's: the spider passed on its
+        # parent's meta (``meta=response.meta``), and the parent's "noise" made the item
+        # filter drop the items of a PDF, a JSON or an error page it never judged.
+        request.meta.pop(META_KEY, None)
         if request.meta.get(META_SKIP):
             self.stats.inc_value("denoise/pages/skipped")
             return response
