@@ -10,6 +10,7 @@ once, bottom-up, in a single iterative pass. No walk over the tree recurses: pag
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import threading
@@ -237,7 +238,8 @@ class Document:
     encoding: str
     #: problems met while loading: ``truncated``, ``binary``, ``empty``, ``undecodable``,
     #: ``unclosed_title``, ``deep_nesting``, ``invalid_url`` (the URL is dropped: ``""``),
-    #: ``repeated_copy`` (a second copy of the page after ``</body>``, left out)
+    #: ``repeated_copy`` (a second copy of the page after ``</body>``, left out), ``not_html``
+    #: (the body is JSON: an API's response, read as no page)
     warnings: tuple[str, ...] = ()
     nodes: list[etree._Element] = field(default_factory=list)
     parent: list[int] = field(default_factory=list)
@@ -528,6 +530,23 @@ class _TailOnly:
 
     def __init__(self, tail: str) -> None:
         self.tail = tail
+
+
+def _is_json(text: str) -> bool:
+    """Is the whole body a JSON object or array? A spider that yields the page item of an
+    API response had its raw source stored as an article (``{"title": "t", "text": ...``:
+    read as one paragraph of HTML, it passed as a page of text). Parsed only when it starts
+    and ends like one, which no HTML page does."""
+    stripped = text.strip()
+    if not (stripped[:1] in "{[" and stripped[-1:] in "}]"):
+        return False
+    try:
+        json.loads(stripped)
+    except ValueError:  # JSONDecodeError, and a recursion limit's RecursionError is not one
+        return False
+    except RecursionError:  # thousands of nested brackets: no page, but no JSON we read
+        return True
+    return True
 
 
 def _looks_binary(body: bytes, wide: bool = False) -> bool:
@@ -830,6 +849,9 @@ def _load_tree(
     text = normalise_text(text)
     if not text.strip():
         warnings.append("empty")
+        return _empty_root(), HeadInfo(), encoding, (), []
+    if _is_json(text):
+        warnings.append("not_html")
         return _empty_root(), HeadInfo(), encoding, (), []
     # What follows </html> is still the page to a browser (167 of 600 sampled pages have
     # something after it); libxml2 would drop it.

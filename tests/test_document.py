@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from scrapy_denoise import Denoiser
 from scrapy_denoise.document import load_document, text_chars
 from scrapy_denoise.methods.base import render_pieces, text_pieces
 
@@ -145,6 +146,33 @@ def test_compressed_body_is_binary_not_an_article(encode: Callable[[bytes], byte
     doc = load_document(body, "http://news.example/a")
     assert doc.warnings == ("binary",)
     assert doc.lines() == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"title": "Council vote", "text": "' + b"The council approved the plan. " * 40 + b'"}',
+        b'  [{"id": 1, "headline": "Council vote"}, {"id": 2}]\n',
+        b"[" * 5000 + b"]" * 5000,  # deeper than json's recursion limit
+    ],
+    ids=["object", "array", "deep"],
+)
+def test_a_json_body_is_no_page(body: bytes) -> None:
+    """A spider yielded the page item of an API response: its raw source, one paragraph
+    of text to the parser, was stored as an article."""
+    doc = load_document(body, "http://news.example/api/story.json")
+    assert doc.warnings == ("not_html",)
+    assert doc.lines() == []
+    verdict = Denoiser(store=False).classify(body, "http://news.example/api/story.json")
+    assert verdict.is_noise and verdict.reason == "not_html"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[Council] vote: the plan passes {after debate}", b"{{ template }} not rendered ]"],
+)
+def test_text_in_brackets_is_still_a_page(body: bytes) -> None:
+    assert "not_html" not in load_document(body).warnings
 
 
 def test_text_with_stray_control_bytes_is_still_text() -> None:

@@ -39,7 +39,7 @@ def page_stat(verdict: PageVerdict) -> str:
 
 #: load warnings that mean text was lost or never there (logged at INFO, the others at
 #: DEBUG: a repaired ``<title>`` or a second copy of the page read once lose nothing)
-_LOSSY_WARNINGS = frozenset({"binary", "empty", "truncated", "undecodable"})
+_LOSSY_WARNINGS = frozenset({"binary", "empty", "not_html", "truncated", "undecodable"})
 
 
 def count_warnings(

@@ -67,6 +67,8 @@ class PageClassifier:
         the extraction of an article page reuses them (:func:`~..metadata.extract_metadata`
         keeps them with the document).
         """
+        if "not_html" in doc.warnings:  # data, not a page: no rule or model reads it
+            return PageVerdict(True, 1.0, "not_html")
         # apply_rules in two steps: a URL verdict needs no page features
         verdict = url_rules(doc.url, self.rules, pattern=self._pattern)
         if verdict is None:

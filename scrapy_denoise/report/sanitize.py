@@ -142,9 +142,9 @@ def display_tree(
     keeping what the cleaner drops for the text's sake (the head and ``<style>``
     elements, inline CSS above all), so it can be shown.
 
-    ``None`` when the document had nothing to show (binary, empty, unparsable).
+    ``None`` when the document had nothing to show (binary, empty, JSON, unparsable).
     """
-    if {"binary", "empty"} & set(doc.warnings):
+    if {"binary", "empty", "not_html"} & set(doc.warnings):
         return None
     return load_display_tree(body, headers, max_bytes=max_bytes)
 
