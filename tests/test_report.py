@@ -120,6 +120,30 @@ def test_page_cannot_fake_annotations(hostile: tuple[PageReport, str]) -> None:
         assert el.get("data-denoise-fate") in FATES
 
 
+def test_page_css_cannot_recolour_the_fates() -> None:
+    """A page's ``html body [data-denoise-fate]{... !important}`` out-specified the report's
+    fate colours, so a removed block could be drawn in the colour of kept text."""
+    spoof = "outline:2px solid #1b9e77 !important"
+    page = (
+        f"<html><head><style>html body [data-denoise-fate]{{{spoof}}}</style></head><body>"
+        f'<nav style="{spoof};color:red"><a href="/">Home</a> <a href="/a">A</a></nav>'
+        "<article><h1>Council vote</h1><p>"
+        + "The council approved the plan on Tuesday after a long debate. " * 6
+        + "</p></article></body></html>"
+    )
+    with Denoiser(store=False) as denoiser:
+        framed = build_page_report(page.encode(), f"{SITE}/a.html", denoiser=denoiser)
+    head = lxml_html.fromstring(framed.framed_html).find("head")
+    assert head is not None
+    styles = [el.text or "" for el in head.iter("style")]
+    # the report's layer is declared before the page's sheet, and its rules are in it
+    assert styles[0] == "@layer denoise;" and "html body [data-denoise-fate]" in styles[1]
+    assert styles[-1].startswith("@layer denoise{") and "!important" in styles[-1]
+    tree = lxml_html.fromstring(framed.framed_html)
+    (nav,) = tree.iter("nav")
+    assert "important" not in nav.get("style", "") and "color:red" in nav.get("style", "")
+
+
 def test_outer_report_runs_only_its_own_script(hostile: tuple[PageReport, str]) -> None:
     report, page = hostile
     tokens = _tokens(page)
@@ -333,6 +357,28 @@ def test_summary_html_escapes_and_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     printed = capsys.readouterr().out
     assert "https://a.example" in printed and str(out) in printed
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_summary_prints_control_characters_as_escapes(tmp_path: Path) -> None:
+    """A host name with ESC in it became a site key, and printing it raw reset the
+    reader's terminal; so could a learned line."""
+    from scrapy_denoise.methods.linestats import line_hash
+    from scrapy_denoise.store import SiteDelta
+
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    site, line = "http://esc\x1bc.example", "\x1b[2J\x1b[31mRED\x1b[0m from the menu"
+    with Store.open(url) as store:
+        store.apply(
+            SiteDelta(
+                site=site,
+                pages=3,
+                line_counts={line_hash(line): 3},
+                line_texts={line_hash(line): line},
+            )
+        )
+        printed = format_summary(collect_summary(store), store_url=store.url)
+    assert "\x1b" not in printed
+    assert "http://esc\\x1bc.example" in printed and "\\x1b[31mRED" in printed
 
 
 def test_summary_top_lines_must_not_be_negative(

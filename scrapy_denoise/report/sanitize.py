@@ -24,7 +24,12 @@ What goes, and why:
   escapes is dropped whole.
 
 The page's own ``data-denoise-*`` attributes are removed as well: the report uses that
-prefix for its annotations, and a page must not be able to fake them.
+prefix for its annotations, and a page must not be able to fake them. Nor may its CSS
+recolour them (``html body [data-denoise-fate]{outline:... green !important}`` beat the
+report's own rules on specificity, so a removed block looked kept): the report's CSS sits
+in a cascade layer declared before any of the page's, whose ``!important`` rules win over
+every unlayered one whatever their specificity, and ``!important`` is taken out of the
+page's ``style=`` attributes, which would otherwise still win.
 """
 
 from __future__ import annotations
@@ -125,6 +130,7 @@ _CSS_URL = re.compile(r"""url\(\s*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z)|[^)]*)\s*(?:\
 _CSS_IMAGE_SET = re.compile(r"(?:-webkit-)?image-set\((?:[^()]|\([^()]*\))*\)", re.I)
 _CSS_IMPORT = re.compile(r"@import\b[^;]*;?", re.I)
 _CSS_HOOKS = re.compile(r"expression\s*\(|behavior\s*:|-moz-binding|javascript:", re.I)
+_IMPORTANT = re.compile(r"!\s*important", re.I)
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6}\s?|.)", re.S)
 
 
@@ -268,7 +274,7 @@ def _sanitize_attributes(el: etree._Element, tag: str) -> None:
             del el.attrib[name]
             continue
         if key == "style":
-            cleaned = sanitize_css(value)
+            cleaned = _IMPORTANT.sub("", sanitize_css(value))
             if cleaned.strip():
                 el.attrib[name] = cleaned
             else:
@@ -306,13 +312,16 @@ def _remove_keep_tail(el: etree._Element) -> None:
 
 #: The framed page may show inline CSS and ``data:`` images, nothing else.
 FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+#: the cascade layer of the report's CSS in the framed page (module docstring)
+REPORT_LAYER = "denoise"
 
 
 def serialize_document(root: etree._Element, extra_css: str) -> str:
     """The sanitised tree as a complete HTML document, CSP first, ``extra_css`` last in head.
 
     The policy ``<meta>`` must come before anything it governs, so it is the first child of
-    ``<head>``; the report's own CSS comes after the page's so that it wins ties.
+    ``<head>``; the report's own CSS comes after the page's so that it wins ties, inside
+    the cascade layer declared before the page's style sheets (module docstring).
     """
     head = root.find("head")
     if head is None:
@@ -322,6 +331,11 @@ def serialize_document(root: etree._Element, extra_css: str) -> str:
     csp.set("http-equiv", "Content-Security-Policy")
     csp.set("content", FRAME_CSP)
     head.insert(0, csp)
+    # before the page's own style sheets: the first layer declared wins among !important
+    # rules, over the page's unlayered ones too (module docstring)
+    layer = etree.Element("style")
+    layer.text = f"@layer {REPORT_LAYER};"
+    head.insert(1, layer)
     charset = etree.Element("meta")
     charset.set("charset", "utf-8")
     head.insert(0, charset)
@@ -329,6 +343,6 @@ def serialize_document(root: etree._Element, extra_css: str) -> str:
     referrer.set("name", "referrer")
     referrer.set("content", "no-referrer")
     style = etree.SubElement(head, "style")
-    style.text = extra_css
+    style.text = f"@layer {REPORT_LAYER}{{{extra_css}}}"
     html = etree.tostring(root, method="html", encoding="unicode")
     return "<!DOCTYPE html>\n" + html

@@ -17,6 +17,7 @@ The verdicts are counted by ``Denoiser.classify_document`` whenever a store is a
 from __future__ import annotations
 
 import html
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -131,7 +132,8 @@ def _day(column: Any, dialect: str) -> ColumnElement[Any]:
 def collect_summary(store: Store, *, top_lines: int = 10) -> list[SiteReport]:
     """Every site of ``store`` (most processed first) with its counts and time series.
 
-    A handful of grouped queries in one read transaction; the per-day groups stay small
+    A handful of grouped queries (three reads, not one snapshot: during a running crawl
+    the figures of one site may be some pages apart); the per-day groups stay small
     (days, not rows), so this is fine on a store with millions of articles.
     """
     summaries = store.site_summaries(top_lines=top_lines)
@@ -259,6 +261,16 @@ def time_bins(days: dict[str, int]) -> list[tuple[str, int]]:
 # -- text -----------------------------------------------------------------------------------
 
 
+#: C0 and C1 control characters: a host name with ESC in it became a site key, and
+#: printing ``ESC c`` reset the reader's terminal
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> str:
+    """``text`` for a terminal: control characters shown as ``\\x1b`` escapes."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
     """The terminal version: one block per site."""
     head = f"Store {store_url}: " if store_url else ""
@@ -266,7 +278,7 @@ def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
     for r in sites:
         s = r.summary
         lines.append("")
-        lines.append(s.site)
+        lines.append(_printable(s.site))
         lines.extend(_verdict_lines(r))
         lines.append(f"  pages learned from (RC)  {s.pages_processed}")
         lines.append(
@@ -292,7 +304,7 @@ def format_summary(sites: Sequence[SiteReport], *, store_url: str = "") -> str:
             )
             for line in s.top_lines:
                 mark = "*" if line.count > r.keep_limit else " "
-                text = line.text if line.text is not None else "(text not stored)"
+                text = _printable(line.text) if line.text is not None else "(text not stored)"
                 if len(text) > 90:
                     text = text[:89] + "…"
                 lines.append(f"    {mark}{line.count:>7}  {text}")
@@ -343,7 +355,8 @@ h2{font-size:16px;margin:0 0 8px;word-break:break-all}
 .note{color:#8a5a00;background:#fff8e1;border:1px solid #f3e0a8;border-radius:4px;
  padding:6px 10px;margin:8px 0}
 table{border-collapse:collapse;width:100%;font-size:13px;margin-top:8px}
-td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}
+td,th{border-bottom:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top;
+ overflow-wrap:anywhere}
 th.n,td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.noise td{color:#a0135f}
 .reasons{max-width:820px}
@@ -454,7 +467,7 @@ def _reasons_table(r: SiteReport) -> str:
     return (
         '<div class="reasons"><div class="caption">noise pages by reason '
         f"({r.noise_pages} of {r.pages_seen} pages judged)</div>"
-        "<table><thead><tr><th>reason</th><th class=n>pages</th><th class=n>of seen</th>"
+        "<table><thead><tr><th>reason</th><th class=n>pages</th><th class=n>of judged</th>"
         f"<th>meaning</th></tr></thead><tbody>{body}</tbody></table></div>"
     )
 
