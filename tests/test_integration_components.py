@@ -765,6 +765,7 @@ def test_pipeline_warns_once_when_item_type_lacks_article_fields(
         item, _ = _extract(page_item(html_response(), BareRecord))
     assert item.body is None
     assert "BareRecord has no field 'text'" in caplog.text
+    assert "not kept, on the item nor in the database" in caplog.text
 
 
 @pytest.mark.parametrize("fields", [None, {"verdict": None}], ids=["no_field", "field_off"])

@@ -269,7 +269,8 @@ class DenoisePipeline:
             elif (key := (type(adapter.item), name)) not in self._warned:
                 self._warned.add(key)
                 logger.warning(
-                    "%s has no field %r: the article's %s is not kept (declare the field "
+                    "%s has no field %r: the article's %s is not kept, on the item nor in "
+                    "the database, which stores what the item carries (declare the field "
                     "or rename it in DENOISE_FIELDS)",
                     type(adapter.item).__name__,
                     name,
