@@ -124,8 +124,12 @@ def _cmd_extract(args: argparse.Namespace) -> int:
     if args.json:
         values = article.as_dict()
         # the fields printed, in this order, of all Article.as_dict has; identity is what
-        # the store keeps one row per (ArticleRecord.identity)
-        keys = "url title published author lang method verdict warnings identity duplicate_of text"
+        # the store keeps one row per (ArticleRecord.identity); site and the removed
+        # templates and lines say what a --store's learning took out
+        keys = (
+            "url title published author lang site method verdict warnings removed_templates "
+            "removed_lines identity duplicate_of text"
+        )
         printed = {key: values[key] for key in keys.split()}
         print(json.dumps(printed, ensure_ascii=False, indent=2))
     else:

@@ -408,16 +408,18 @@ def test_a_malformed_response_is_one_line_not_a_traceback(
 def test_extract_json_prints_the_articles_fields_in_its_own_layout(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``extract --json`` prints Article.as_dict's values under the keys it always had."""
+    """``extract --json`` prints Article.as_dict's values under the keys it always had, and
+    (since they were found missing) what a store's learning removed."""
     page = tmp_path / "budget.html"
     dated = "<meta property='article:published_time' content='2024-05-01T10:00:00Z'></head>"
     page.write_text(HTML.replace("</head>", dated), encoding="utf-8")
     assert main(["extract", str(page), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert list(printed) == [
-        "url", "title", "published", "author", "lang", "method", "verdict", "warnings",
-        "identity", "duplicate_of", "text",
+        "url", "title", "published", "author", "lang", "site", "method", "verdict",
+        "warnings", "removed_templates", "removed_lines", "identity", "duplicate_of", "text",
     ]  # fmt: skip
+    assert printed["removed_templates"] == 0 and printed["removed_lines"] == 0  # no store
     assert printed["published"] == "2024-05-01T10:00:00+00:00"
     assert printed["verdict"]["is_noise"] is False and printed["warnings"] == []
     assert printed["method"] == "block_ensemble" and STORY[1] in printed["text"]
