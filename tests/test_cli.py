@@ -217,15 +217,23 @@ def test_a_users_mistake_is_one_line_on_stderr_not_a_traceback(
     assert "Traceback" not in err and err.count("\n") == 1
 
 
+def _one_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, *args: str
+) -> tuple[int, str]:
+    """``extract`` or ``report`` of a saved page with ``args``: exit status and stderr."""
+    page = tmp_path / "budget.html"
+    page.write_text(HTML, encoding="utf-8")
+    out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
+    status = main([command, str(page), *args, *out])
+    return status, capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", ["extract", "report"])
 def test_an_unknown_method_is_a_usage_error_naming_the_methods(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    page = tmp_path / "budget.html"
-    page.write_text(HTML, encoding="utf-8")
-    out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
-    assert main([command, str(page), "--method", "nosuch", *out]) == 2
-    err = capsys.readouterr().err
+    status, err = _one_page(tmp_path, capsys, command, "--method", "nosuch")
+    assert status == 2
     assert err.startswith(f"scrapy-denoise {command}: unknown extraction method 'nosuch'")
     assert "block_svm" in err and "Traceback" not in err and err.count("\n") == 1
 
@@ -275,12 +283,9 @@ def test_extract_and_report_only_read_a_crawls_store(
 def test_a_store_that_does_not_exist_is_refused_not_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    page = tmp_path / "budget.html"
-    page.write_text(HTML, encoding="utf-8")
     missing = tmp_path / "typo.db"
-    out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
-    assert main([command, str(page), "--store", f"sqlite:///{missing}", *out]) == 2
-    err = capsys.readouterr().err
+    status, err = _one_page(tmp_path, capsys, command, "--store", f"sqlite:///{missing}")
+    assert status == 2
     assert err.startswith(f"scrapy-denoise {command}: no database file at {missing}")
     assert not missing.exists()  # a typo leaves no empty database behind
 
