@@ -347,7 +347,7 @@ class StorePipeline:
 
     async def close_spider(self, spider: Spider | None = None) -> None:
         """Write what is left. Scrapy 2.13 calls this without awaiting a coroutine (its
-        last batch, up to ``DENOISE_BATCH_SIZE`` articles, was never written: 200 of 245
+        last batch, up to ``DENOISE_STORE_BATCH`` articles, was never written: 200 of 245
         rows), so there :func:`_deferred_close_spider` stands in for it."""
         await self._flush()
         if self._pending:
