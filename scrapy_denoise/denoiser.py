@@ -21,7 +21,7 @@ from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
 from .methods.line_rules import without_rule_lines
-from .methods.template import Unit, page_units, template_lines
+from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
 from .page.features import page_features
@@ -263,7 +263,7 @@ class Denoiser:
         identity = _identity(doc, extraction.lines, verdict)
         duplicate_of = self._duplicate_of(doc, site, identity)
         count = learn and duplicate_of is None and self._first_visit(doc.url)
-        units = self._template_units(doc, site, count)
+        units = extracted_units(doc, self._template_units(doc, site, count), extraction.kept)
         lines = _without_templates(extraction.lines, units)
         removed_templates = len(extraction.lines) - len(lines)
         lines = without_rule_lines(lines)
@@ -306,10 +306,11 @@ class Denoiser:
         site = learner.site_key(url)
         if not site:
             return verdict
-        extracted = self._method.extract(doc).lines
+        extraction = self._method.extract(doc)
+        extracted = extraction.lines
         identity = _identity(doc, extracted, verdict)
         count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
-        units = self._template_units(doc, site, count)
+        units = extracted_units(doc, self._template_units(doc, site, count), extraction.kept)
         if self.options.line_stats:
             learner.filter_lines(
                 site, without_rule_lines(_without_templates(extracted, units)), learn=count

@@ -200,3 +200,28 @@ def test_byline_names_reads_unmarked_bylines(line: str, expected: str) -> None:
 )
 def test_byline_names_rejects_lines_that_are_not_bylines(line: str) -> None:
     assert byline_names(line) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        # byline-classed elements of Arabic, Hindi, Japanese and Korean news templates: the
+        # label or the reporter's title was kept with the name
+        ("بقلم: أحمد خالد", "أحمد خالد"),
+        ("بقلم أحمد خالد", "أحمد خالد"),
+        ("लेखक: राहुल शर्मा", "राहुल शर्मा"),
+        ("記者：山田太郎", "山田太郎"),
+        ("山田太郎記者", "山田太郎"),
+        ("김민수 기자", "김민수"),
+        ("김민수 기자 minsu@hanbit-ilbo.co.kr", "김민수"),
+        ("Penulis: Budi Santoso", "Budi Santoso"),
+        ("Tác giả: Nguyễn Văn An", "Nguyễn Văn An"),
+    ],
+)
+def test_clean_author_cuts_labels_and_titles_of_other_scripts(value: str, expected: str) -> None:
+    assert clean_author(value) == expected
+
+
+@pytest.mark.parametrize("value", ["기자", "記者：", "بقلم"])
+def test_clean_author_finds_no_one_in_a_label_alone(value: str) -> None:
+    assert clean_author(value) is None

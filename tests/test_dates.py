@@ -198,3 +198,43 @@ def test_said_published_reads_a_text_that_starts_with_its_publication(
 )
 def test_said_published_is_none_unless_the_text_starts_with_it(text: str) -> None:
     assert said_published(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "month"),
+    [
+        ("12 KASIM 2024", 11),
+        ("12 ARALIK 2024", 12),
+        ("12 EKİM 2024", 10),
+        ("Yayınlanma Tarihi: 12 NİSAN 2024 14:30", 4),
+        ("12 HAZİRAN 2024", 6),
+        ("12 Kasim 2024", 11),  # ASCII spelling, as older Turkish sites write it
+        ("12 aralik 2024", 12),
+        ("12 Kasım 2024", 11),
+    ],
+)
+def test_find_written_date_reads_turkish_months_in_any_case(text: str, month: int) -> None:
+    # a Turkish month in capitals or without its dotless i raised ValueError (the whole
+    # page's extraction failed) when its lower case was no known name
+    assert find_written_date(text) == datetime(2024, month, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("١٢ مارس ٢٠٢٤", (2024, 3, 12)),
+        ("الثلاثاء ١٢ مارس ٢٠٢٤ - ١٠:٣٠ ص", (2024, 3, 12)),
+        ("12 मार्च 2024", (2024, 3, 12)),
+        ("२ अक्टूबर २०२३", (2023, 10, 2)),
+        ("입력 2024년 3월 12일", (2024, 3, 12)),
+        # the day of "1er" / "1º" was no day, and the line's next date was read instead
+        ("Publié le 1er mars 2024 à 14h30, mis à jour le 12 mars 2024", (2024, 3, 1)),
+        ("1º de março de 2024", (2024, 3, 1)),
+        ("1.º de marzo de 2024", (2024, 3, 1)),
+    ],
+)
+def test_find_written_date_reads_arabic_hindi_korean_and_first_days(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    found = find_written_date(text)
+    assert found is not None and found.date() == datetime(*expected).date()

@@ -220,6 +220,37 @@ def test_a_short_or_noise_page_under_a_second_url_is_no_duplicate() -> None:
         assert d.extract(short, "https://news.example/gallery/3").identity is None
 
 
+def _sectioned_story(i: int, own_heading: str = "") -> str:
+    """A story of a site whose footer heads its links "Sections" (an ``<h4>``)."""
+    body = "".join(
+        f"<p>Story {i}, part {k}: the harbour board met on Monday to discuss the plans for "
+        f"berth {k + i}, and the vote on the dredging contract was put off again.</p>"
+        for k in range(6)
+    )
+    return (
+        f"<html><head><title>Story {i} - Daily</title></head><body>"
+        '<nav><a href="/">Home</a> <a href="/world/">World</a></nav>'
+        f"<article><h1>Harbour story number {i}</h1>{body}{own_heading}"
+        "<p>The board meets again in a month; the minutes are published on its site.</p>"
+        "</article><footer><h4>Sections</h4><ul><li><a href='/world/'>World</a></li>"
+        "<li><a href='/sport/'>Sport</a></li></ul><p>© Daily Example Ltd.</p></footer>"
+        "</body></html>"
+    )
+
+
+def test_a_template_the_method_left_out_does_not_take_a_line_of_the_story() -> None:
+    """Template lines are matched by text: the footer's "Sections", gone with the footer,
+    removed the story's own "Sections" heading instead."""
+    site = "https://harbour.example"
+    with Denoiser() as d:
+        for i in range(12):  # a template batch: the footer's units become the site's
+            d.learn(_sectioned_story(i), f"{site}/2024/05/{i:02d}/story.html")
+        story = _sectioned_story(99, own_heading="<h3>Sections</h3>")
+        article = d.extract(story, f"{site}/2024/06/01/story.html", learn=False)
+    assert article.text.splitlines().count("Sections") == 1  # the story's, the footer's gone
+    assert "© Daily Example Ltd." not in article.text
+
+
 def test_learn_skips_an_article_met_under_another_url() -> None:
     url = "https://news.example/2024/05/06/storm.html"
     with Denoiser() as d:

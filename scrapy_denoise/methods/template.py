@@ -57,6 +57,7 @@ reports what changed, and :mod:`scrapy_denoise.learning` moves that to and from 
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -77,6 +78,7 @@ __all__ = [
     "TemplateIndex",
     "TemplateParams",
     "Unit",
+    "extracted_units",
     "page_units",
     "similar",
     "template_lines",
@@ -439,6 +441,37 @@ def _unit_text(doc: Document, i: int) -> str:
         if tail:
             parts.append(tail)
     return "".join(parts)
+
+
+def extracted_units(doc: Document, units: Sequence[Unit], kept: Iterable[int]) -> list[Unit]:
+    """The ``units`` whose text an extraction that kept the nodes ``kept`` can hold: those
+    inside a kept node's subtree or holding a kept node (block methods keep blocks, the
+    others subtrees or text owners).
+
+    :func:`template_lines` matches by text, so a template unit the method had already left
+    out took the first output line with its text: a footer's ``<h4>Sections</h4>``, gone
+    with the footer, removed the story's own ``<h3>Sections</h3>``. Only units the
+    extraction can contain are matched.
+    """
+    if not units:
+        return []
+    end, index = doc.end, doc.index
+    starts = sorted(set(kept))
+    # covered[i]: node i lies in a kept node's subtree (a running count over subtree ranges)
+    depth = [0] * (len(end) + 1)
+    for k in starts:
+        depth[k] += 1
+        depth[end[k] + 1] -= 1
+    covered = list(itertools.accumulate(depth))
+    found = []
+    for unit in units:
+        i = index.get(unit.element)
+        if i is None:
+            continue
+        # in a kept subtree, or a kept node in this unit's subtree
+        if covered[i] > 0 or bisect_right(starts, end[i]) > bisect_left(starts, i):
+            found.append(unit)
+    return found
 
 
 def template_lines(lines: Sequence[str], units: Iterable[Unit]) -> list[bool]:

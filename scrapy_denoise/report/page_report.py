@@ -47,7 +47,7 @@ from ..methods import create_method
 from ..methods.base import text_pieces
 from ..methods.line_rules import dangling_labels, line_rule
 from ..methods.linestats import keep_limit, line_hash, normalise_line
-from ..methods.template import Unit, page_units, template_lines
+from ..methods.template import Unit, extracted_units, page_units, template_lines
 from ..page.features import PageFeatures, page_features
 from .sanitize import (
     align_nodes,
@@ -207,7 +207,7 @@ def build_page_report(
     # the template lines, then line statistics (the lines missing from the article).
     extraction = create_method(opts.method, opts.method_params, warn_ignored=False).extract(doc)
     method_lines = extraction.lines
-    is_template = template_lines(method_lines, units)
+    is_template = template_lines(method_lines, extracted_units(doc, units, extraction.kept))
     ruled = [
         None if t else line_rule(line) for line, t in zip(method_lines, is_template, strict=True)
     ]
