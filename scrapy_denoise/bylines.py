@@ -35,7 +35,9 @@ _LEADING_DATE = re.compile(rf"^{PUBLISHED_WORDS}{DATE_PATTERN}\s*", re.I)
 _BY_WORDS = (
     r"(?:(?:view\s+)?(?:all\s+)?(?:posts|articles|stories)\s+by"
     r"|(?:posted|written|words|story|reported|text)\s+by|by|von|par|por|di|door|av|af|oleh"
-    r"|author(?![\w'’])|autor|autore|auteur|автор|yazar|forfatter)"
+    r"|author(?![\w'’])|autor|autore|auteur|автор|yazar|forfatter"
+    # Arabic's "by the pen of", Hindi's "author", Indonesian's and Vietnamese's "writer"
+    r"|بقلم|लेखक|penulis|tác\s+giả)"
 )
 _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 #: "ByAmy Roeder", "Written byDan Pantelo": a "by" run into the name when a template puts
@@ -43,7 +45,7 @@ _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 #: merely starts like a by-word ("Byron", "Parker", "Dick", "AFP") keeps its letters.
 _RUN_ON = r"(?-i:(?<=y)(?=[A-Z]))"
 _PREFIX = re.compile(
-    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+(?:the\s+)?author\b|作者[:：]?|文[/／]|记者|(?:责任)?编辑[:：]|责编[:：]"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+(?:the\s+)?author\b|作者[:：]?|文[/／]|记者|記者[:：]?|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )
@@ -106,6 +108,9 @@ _TRAILING = re.compile(
     r"|\[[^\]]*\]|\((?:contact|e-?mail)\)))+$",
     re.I,
 )
+#: the title Korean and Japanese bylines put after the name ("김민수 기자", "山田太郎記者",
+#: "홍길동 특파원"): the reporter's, not part of the name
+_TITLE_AFTER = re.compile(r"\s*(?:기자|특파원|記者|特派員|编辑)$")
 #: what is left around a name piece once the stamps are cut out
 _PUNCTUATION = " ,;:|-–—·•/@?"
 _BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
@@ -170,6 +175,7 @@ def clean_author(value: str) -> str | None:
     for piece in _PIECES.split(_STAMP.sub("|", text)):
         piece = _TRAILING.sub("", piece.strip(_PUNCTUATION)).strip(_PUNCTUATION)
         piece = _ROLE.sub("", piece)
+        piece = _TITLE_AFTER.sub("", piece)
         if by:
             piece = _WRITING_FOR.sub("", piece)
         name, slash, _ = piece.partition("/")

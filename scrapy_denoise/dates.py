@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 _ISO = re.compile(
-    r"((?:19|20)\d{2})[-/.年](\d{1,2})[-/.月](\d{1,2})日?"
+    r"((?:19|20)\d{2})(?:[-/.年]|년\s*)(\d{1,2})(?:[-/.月]|월\s*)(\d{1,2})[日일]?"
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -63,8 +63,37 @@ _FOREIGN_MONTHS: tuple[str, ...] = (
     "dezember décembre diciembre dicembre dezembro grudnia aralık prosince desember "
     "joulukuuta декабря",
 )
+#: Hindi's and Arabic's (Egypt's and the Gulf's) month names, by month, written after the
+#: day as those languages' news sites print them ("12 मार्च 2024", "١٢ مارس ٢٠٢٤")
+_MONTHS_HI_AR: tuple[str, ...] = (
+    "जनवरी يناير",
+    "फ़रवरी फरवरी فبراير",
+    "मार्च مارس",
+    "अप्रैल أبريل إبريل ابريل",
+    "मई مايو",
+    "जून يونيو يونيه",
+    "जुलाई يوليو يوليه",
+    "अगस्त أغسطس",
+    "सितंबर सितम्बर سبتمبر",
+    "अक्टूबर अक्तूबर أكتوبر اكتوبر",
+    "नवंबर नवम्बर نوفمبر",
+    "दिसंबर दिसम्बर ديسمبر",
+)
+_FOREIGN_MONTHS = tuple(f"{a} {b}" for a, b in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, strict=True))
+#: Arabic-Indic, Persian and Devanagari digits as ASCII ones, one for one: the patterns' year
+#: starts with an ASCII "19" or "20"
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९", "0123456789" * 3)
+
+
+def _fold(name: str) -> str:
+    """``name`` lower-cased with Turkish's dotted and dotless i folded to ``i``: the pattern
+    matches case-insensitively, so "KASIM", "NİSAN" and the ASCII "Kasim" all match the
+    names "kasım" and "nisan", but their ``lower()`` ("kasim", "ni̇san") is neither."""
+    return name.lower().replace("\u0307", "").replace("ı", "i")
+
+
 _MONTH_OF: dict[str, int] = {
-    name: month for month, names in enumerate(_FOREIGN_MONTHS, 1) for name in names.split()
+    _fold(name): month for month, names in enumerate(_FOREIGN_MONTHS, 1) for name in names.split()
 }
 _EN_MONTHS = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -77,12 +106,17 @@ _EN_MONTH = rf"(?:{_EN_MONTHS})\.?"
 _MONTH = (
     rf"(?:{_EN_MONTHS}"
     # longest first, so that "marzo" is not read as "mar" and a stray "zo"
-    + "".join(f"|{re.escape(n)}" for n in sorted(_MONTH_OF, key=len, reverse=True))
+    + "".join(
+        f"|{re.escape(n)}"
+        for n in sorted(
+            {n for names in _FOREIGN_MONTHS for n in names.split()}, key=len, reverse=True
+        )
+    )
     + r")\.?(?!\w)"
 )
 _WEEKDAY = r"(?:mon|tue(?:s)?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
 #: after a day's number: an English ordinal, or the dot of "15. März"
-_DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
+_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.?º|\.)?"
 _DAY = rf"\d{{1,2}}{_DAY_SUFFIX}"
 #: "15 de marzo de 2024", "15 de março de 2024" (Spanish, Portuguese)
 _DE = r"(?:de\s+)?"
@@ -92,7 +126,7 @@ _DE_YEAR = r"(?:del?\s+)?"
 DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
     rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
-    r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"|\d{4}(?:[-/.年]|년\s*)\d{1,2}(?:[-/.月]|월\s*)\d{1,2}[日일]?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
@@ -190,6 +224,7 @@ def find_written_date(text: str) -> datetime | None:
     it is one no web page can have been published on (before 1990 or past next year: a
     photo caption's "August 26, 1972", a template's "November 20, 9999")."""
     found: list[tuple[int, datetime]] = []
+    text = text.translate(_DIGITS)
     iso = _ISO.search(text)
     if iso and (dt := parse_date(iso.group())):
         found.append((iso.start(), dt))
@@ -260,8 +295,12 @@ def _plausible(found: datetime) -> bool:
 
 
 def _month(name: str) -> int:
-    key = name.rstrip(".").lower()
-    return _MONTH_OF.get(key) or _MONTHS.index(key[:3]) + 1
+    """The month a name matched by the patterns says; 0 (no date) for one that says none."""
+    key = _fold(name.rstrip("."))
+    month = _MONTH_OF.get(key)
+    if month:
+        return month
+    return _MONTHS.index(key[:3]) + 1 if key[:3] in _MONTHS else 0
 
 
 def _day(year: str, month: int, day: str) -> datetime | None:
