@@ -177,6 +177,14 @@ def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:
         "Artikel teilen",
         "Nach oben",
         "Schließen",
+        # related-list headings other scripts' sites leave as a story's last line
+        "İlgili Haberler",
+        "Baca juga:",
+        "Tin liên quan",
+        "関連記事",
+        "관련기사",
+        "ये भी पढ़ें",
+        "اقرأ أيضاً:",
     ],
 )
 def test_stock_phrases_of_other_languages_are_stock_lines(line: str) -> None:
@@ -190,6 +198,8 @@ def test_stock_phrases_of_other_languages_are_stock_lines(line: str) -> None:
         "Anzeigenmarkt",
         "La publicité en ligne recule pour la première fois.",
         "Читайте также интервью с министром.",
+        "関連記事によると、港の工事は来月始まる。",
+        "Baca juga laporan lengkap dari Jakarta.",
     ],
 )
 def test_prose_of_other_languages_with_a_stock_phrase_is_not_one(line: str) -> None:

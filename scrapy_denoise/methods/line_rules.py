@@ -166,9 +166,12 @@ _STOCK = re.compile(
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
 #: Russian: advertisement labels, "read also" and "read more" links, share, print, related
-#: articles, back to top, close, reply. The shared data's pages are English and Chinese, so
-#: no page of it could measure these (none of its lines matches one); they are the phrases
-#: as those languages' news sites print them, and a whole line must be one.
+#: articles, back to top, close, reply; and the "related" / "read also" headings of
+#: Turkish, Indonesian, Vietnamese, Japanese, Korean, Hindi and Arabic news sites, which
+#: stayed as an article's last line when the list under them was dropped. The shared
+#: data's pages are English and Chinese, so no page of it could measure these (none of its
+#: lines matches one); they are the phrases as those languages' news sites print them,
+#: and a whole line must be one.
 #: the longest of them ("gerelateerde artikelen:"): a longer line is not tested
 _MAX_STOCK_OTHER_CHARS = 32
 _STOCK_OTHER = re.compile(
@@ -189,7 +192,14 @@ _STOCK_OTHER = re.compile(
     r"|terug naar boven|наверх"
     r"|schließen|fermer|cerrar|fechar|chiudi|sluiten|zamknij|закрыть"
     r"|antworten|répondre|responder|rispondi|reageer|odpowiedz|ответить"
-    r")[.:!]?",
+    # "related" and "read also" headings of other scripts' and languages' news sites
+    r"|te puede interesar|ilgili haberler|bunlar da ilginizi çekebilir"
+    r"|baca juga|berita terkait|tin liên quan|xem thêm|đọc thêm"
+    r"|関連記事|関連ニュース|あわせて読みたい|こちらもおすすめ"
+    r"|관련\s?기사|관련\s?뉴스|함께 볼만한 기사"
+    r"|(?:ये|यह) भी पढ़ें|संबंधित (?:खबरें|ख़बरें|समाचार)"
+    r"|اقرأ أيضا(?:ً)?|أخبار ذات صلة|مواضيع ذات صلة"
+    r")[.:!：]?",
     re.IGNORECASE,
 )
 
