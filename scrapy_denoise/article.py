@@ -42,8 +42,8 @@ class Article:
     #: ``max_bytes``, which counts bytes of a ``bytes`` body and characters of a ``str``
     #: body, or too many elements; the rest was cut), ``binary``, ``empty``,
     #: ``undecodable``, ``deep_nesting``, ``unclosed_title``, ``repeated_copy`` (a second
-    #: copy of the page after ``</body>``, left out), ``invalid_url`` (the URL was unusable
-    #: and the page was read without one)
+    #: copy of the page after ``</body>``, left out), ``not_html`` (the body is JSON, read
+    #: as no page), ``invalid_url`` (the URL was unusable and the page was read without one)
     warnings: tuple[str, ...] = ()
     #: lines removed by site learning: text of site templates, then noise lines counted
     #: by line statistics (for reports and stats)

@@ -119,6 +119,9 @@ class SiteLearner:
         self._template_pages = 0
         self._line_pages = 0
         self._visit_pages = 0
+        # a page's templates or lines were counted and its fingerprint is not recorded yet:
+        # a flush now would commit its counts without the fingerprint that marks it counted
+        self._page_open = False
 
     # -- sites --------------------------------------------------------------------------
 
@@ -138,6 +141,7 @@ class SiteLearner:
                 self._auto_flush()
             made = self._site(site).templates.learn(units)
             self._template_pages += 1
+            self._page_open = True
             if made:
                 logger.debug(
                     "site %s: a batch promoted %d templates (new, or known ones strengthened)",
@@ -162,6 +166,7 @@ class SiteLearner:
             kept = stats.filter(lines, learn)
             if learn:
                 self._line_pages += 1
+                self._page_open = True
                 every = self.line_params.prune_every
                 if every and stats.pages_processed % every == 0:
                     stats.prune()
@@ -199,8 +204,15 @@ class SiteLearner:
         """
         content_hash = fit_hash(content_hash)
         with self._lock:
-            if self._visit_pages >= self.flush_every:
+            # Noise pages are fingerprinted too, so this counter runs ahead of the others:
+            # with a page's counts pending (the usual order is templates, lines,
+            # fingerprint), the flush waits until its fingerprint is in, or a process
+            # killed before the next flush had its counts committed without it and counted
+            # the page again on its next visit.
+            due = self._visit_pages >= self.flush_every
+            if due and not self._page_open:
                 self._auto_flush()
+                due = False
             before = self._page_state(url)
             if before is None:
                 after = PageState(content_hash, 1, 0)
@@ -215,6 +227,9 @@ class SiteLearner:
             self._pages[url] = after
             self._visits.append(PageVisit(url, site, content_hash, utcnow()))
             self._visit_pages += 1
+            self._page_open = False
+            if due:
+                self._auto_flush()
             return PageHistory(after.visits, after.changes)
 
     # -- links --------------------------------------------------------------------------
@@ -347,6 +362,7 @@ class SiteLearner:
         self._verdicts.clear()
         self._pages.clear()
         self._template_pages = self._line_pages = self._visit_pages = 0
+        self._page_open = False
 
     def _delta(self, site: str, state: _SiteState) -> SiteDelta | None:
         templates, lines = state.templates, state.lines
