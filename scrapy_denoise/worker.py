@@ -52,6 +52,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from urllib.parse import urldefrag
 
 if TYPE_CHECKING:
     from .article import Article
@@ -196,12 +197,16 @@ class CoreHost:
             learner.prefetch_page_histories(u for u in urls if u)
 
     def note_redelivered(self, url: str) -> None:
-        self._redelivered.add(url)
+        # The request's URL: Scrapy downloads it without its #fragment, and the page comes
+        # back under that URL, which is the one looked up (a link to "post/#comments",
+        # redelivered, was learned again under "post/": visits 2 in page_fingerprints).
+        self._redelivered.add(urldefrag(url)[0])
 
     def _already_learned(self, url: str, *, done: bool = True) -> bool:
         """A redelivered page whose fingerprint is already in the database (noise pages are
         fingerprinted when classified, articles when extracted). ``done`` forgets the URL:
         its last use, the extraction."""
+        url = urldefrag(url)[0]
         if url not in self._redelivered:
             return False
         if done:

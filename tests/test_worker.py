@@ -64,6 +64,24 @@ def test_worker_classifies_extracts_and_writes_in_order(worker: Worker, tmp_path
     worker.submit("close").result(60)
 
 
+def test_a_redelivered_link_with_a_fragment_is_known_learned(
+    worker: Worker, tmp_path: Path
+) -> None:
+    """A crawler died holding ``storm.html#comments``; Scrapy fetches it without the
+    fragment, and the core looked up ``storm.html`` among URLs noted with one: the page its
+    learning had already committed was learned again (visits 2 in page_fingerprints)."""
+    db_url = f"sqlite:///{tmp_path / 'core.sqlite3'}"
+    worker.submit("open", db_url, DenoiseOptions())
+    verdict, _ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
+    worker.submit("extract", PAGE, URL, None, verdict).result(60)
+    worker.submit("flush").result(60)  # the dead crawler's learning reached the database
+    worker.submit("note_redelivered", URL + "#comments").result(60)
+    verdict, _ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
+    _, relearn_skipped = worker.submit("extract", PAGE, URL, None, verdict).result(60).value
+    assert relearn_skipped
+    worker.submit("close").result(60)
+
+
 def test_open_failure_crosses_with_its_reason(worker: Worker) -> None:
     future = worker.submit("open", "postgresql+psycopg://u:pw@127.0.0.1:1/none", DenoiseOptions())
     with pytest.raises(DenoiseUnavailable) as info:
