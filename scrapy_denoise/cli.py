@@ -11,12 +11,17 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import __version__
 from .evaluation.datasets import SPLITS, TRAIN_SPLITS
+
+if TYPE_CHECKING:
+    from .denoiser import Denoiser
+
+_T = TypeVar("_T")
 
 __all__ = ["main"]
 
@@ -93,34 +98,13 @@ def _decompressed(body: bytes, headers: dict[str, str]) -> bytes:
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
-    from . import Denoiser
-    from .store import StoreError
-
     body, headers, url = _read_source(args.source, args.url)
-    params = _method_params(args.params)
-    if params is None:
-        return 2
-    method = args.method or "default"
-    # --store is a crawl's database, only read: an existing one, never created (a typo in
-    # the URL must not leave an empty database behind and extract as if nothing was learned)
-    try:
-        store = _open_existing_store(args.store) if args.store else None
-    except StoreError as exc:
-        print(f"scrapy-denoise extract: {exc}", file=sys.stderr)
-        return 2
-    try:
-        with Denoiser(
-            method=method, store=store or False, method_params={method: params}
-        ) as denoiser:
-            # the store is read, not taught: looking at a page must not change a crawl's state
-            article = denoiser.extract(body, url, headers, learn=False)
-    except (OSError, TypeError, ValueError) as error:
-        if not args.params:
-            raise
-        return _refuse_method(method, args.params, error)
-    finally:
-        if store is not None:
-            store.close()
+    # the store is read, not taught: looking at a page must not change a crawl's state
+    status, article = _on_one_page(
+        args, "extract", lambda denoiser: denoiser.extract(body, url, headers, learn=False)
+    )
+    if article is None:
+        return status
     if args.json:
         values = article.as_dict()
         # the fields printed, in this order, of all Article.as_dict has; identity is what
@@ -210,6 +194,40 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     )
     print(to_json(results) if args.json else format_table(results, reference=reference))
     return 0
+
+
+def _on_one_page(
+    args: argparse.Namespace, command: str, work: Callable[[Denoiser], _T]
+) -> tuple[int, _T | None]:
+    """``work`` done by a Denoiser of ``--method`` with ``--params`` over ``--store``, for
+    ``extract`` and ``report``: (0, its result), or (exit status, None) after one line
+    saying why. The store is a crawl's database, only read: an existing one, never created
+    (a typo in the URL must not leave an empty database behind and look as if nothing had
+    been learned)."""
+    from . import Denoiser
+    from .store import StoreError
+
+    params = _method_params(args.params)
+    if params is None:
+        return 2, None
+    method = args.method or "default"
+    try:
+        store = _open_existing_store(args.store) if args.store else None
+    except StoreError as exc:
+        print(f"scrapy-denoise {command}: {exc}", file=sys.stderr)
+        return 2, None
+    try:
+        with Denoiser(
+            method=method, store=store or False, method_params={method: params}
+        ) as denoiser:
+            return 0, work(denoiser)
+    except (OSError, TypeError, ValueError) as error:
+        if not args.params:
+            raise
+        return _refuse_method(method, args.params, error), None
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _method_params(raw: str | None, option: str = "--params") -> dict[str, object] | None:
@@ -523,23 +541,14 @@ def _open_existing_store(url: str) -> Any:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from . import Denoiser
     from .report.page_report import build_page_report, write_page_report
-    from .store import StoreError
 
     body, headers, url = _read_source(args.source, args.url)
-    # A report only reads the store: an existing database, never created or learned into.
-    try:
-        store = _open_existing_store(args.store) if args.store else None
-    except StoreError as exc:
-        print(f"scrapy-denoise report: {exc}", file=sys.stderr)
-        return 2
-    try:
-        with Denoiser(method=args.method, store=store or False) as denoiser:
-            report = build_page_report(body, url, headers, denoiser=denoiser)
-    finally:
-        if store is not None:
-            store.close()
+    status, report = _on_one_page(
+        args, "report", lambda denoiser: build_page_report(body, url, headers, denoiser=denoiser)
+    )
+    if report is None:
+        return status
     out = write_page_report(report, args.out)
     counts = ", ".join(f"{fate} {n}" for fate, n in report.counts().items())
     kind = "noise page" if report.verdict.is_noise else "article page"
@@ -706,6 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the page's URL when SOURCE is a file (sets its site)")
     p.add_argument("--store", help="database URL with learned site state (read only)")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
+    p.add_argument("--params", help="parameters of the method as JSON (as for extract)")
     p.add_argument(
         "-o", "--out", default="report.html", help="HTML file to write (default: %(default)s)"
     )

@@ -188,6 +188,18 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
     assert "No such file" in capsys.readouterr().err
 
 
+def test_report_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A report shows what a method with other parameters (another model file) decided;
+    it had no --params, so it could only show the shipped one."""
+    status, out, _ = _one_page(tmp_path, capsys, "report")
+    assert status == 0 and re.search(r"\bkept [1-9]", out) and "; article page" in out
+    strict = '{"threshold": 1000, "fallback": false}'
+    status, out, _ = _one_page(tmp_path, capsys, "report", "--params", strict)
+    assert status == 0 and not re.search(r"\bkept [1-9]", out)  # no block kept now
+    status, _, err = _one_page(tmp_path, capsys, "report", "--params", '{"model_path": "/x"}')
+    assert status == 2 and "No such file" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
@@ -219,20 +231,22 @@ def test_a_users_mistake_is_one_line_on_stderr_not_a_traceback(
 
 def _one_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, *args: str
-) -> tuple[int, str]:
-    """``extract`` or ``report`` of a saved page with ``args``: exit status and stderr."""
+) -> tuple[int, str, str]:
+    """``extract`` or ``report`` of a saved page with ``args``: exit status, stdout and
+    stderr."""
     page = tmp_path / "budget.html"
     page.write_text(HTML, encoding="utf-8")
     out = ["-o", str(tmp_path / "r.html")] if command == "report" else []
     status = main([command, str(page), *args, *out])
-    return status, capsys.readouterr().err
+    printed = capsys.readouterr()
+    return status, printed.out, printed.err
 
 
 @pytest.mark.parametrize("command", ["extract", "report"])
 def test_an_unknown_method_is_a_usage_error_naming_the_methods(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
-    status, err = _one_page(tmp_path, capsys, command, "--method", "nosuch")
+    status, _, err = _one_page(tmp_path, capsys, command, "--method", "nosuch")
     assert status == 2
     assert err.startswith(f"scrapy-denoise {command}: unknown extraction method 'nosuch'")
     assert "block_svm" in err and "Traceback" not in err and err.count("\n") == 1
@@ -284,7 +298,7 @@ def test_a_store_that_does_not_exist_is_refused_not_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
     missing = tmp_path / "typo.db"
-    status, err = _one_page(tmp_path, capsys, command, "--store", f"sqlite:///{missing}")
+    status, _, err = _one_page(tmp_path, capsys, command, "--store", f"sqlite:///{missing}")
     assert status == 2
     assert err.startswith(f"scrapy-denoise {command}: no database file at {missing}")
     assert not missing.exists()  # a typo leaves no empty database behind
