@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -263,7 +263,7 @@ class Denoiser:
         identity = _identity(doc, extraction.lines, verdict)
         duplicate_of = self._duplicate_of(doc, site, identity)
         count = learn and duplicate_of is None and self._first_visit(doc.url)
-        units = extracted_units(doc, self._template_units(doc, site, count), extraction.kept)
+        units = self._template_units(doc, site, count, extraction.kept)
         lines = _without_templates(extraction.lines, units)
         removed_templates = len(extraction.lines) - len(lines)
         lines = without_rule_lines(lines)
@@ -310,7 +310,7 @@ class Denoiser:
         extracted = extraction.lines
         identity = _identity(doc, extracted, verdict)
         count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
-        units = extracted_units(doc, self._template_units(doc, site, count), extraction.kept)
+        units = self._template_units(doc, site, count, extraction.kept)
         if self.options.line_stats:
             learner.filter_lines(
                 site, without_rule_lines(_without_templates(extracted, units)), learn=count
@@ -318,16 +318,20 @@ class Denoiser:
         learner.record_fingerprint(url, site, _fingerprint(doc, extracted))
         return verdict
 
-    def _template_units(self, doc: Document, site: str, count: bool) -> list[Unit]:
-        """The page's units that are its site's common noise, after counting the page in
-        the template batch when ``count``; none without a learner, URL or templates."""
+    def _template_units(
+        self, doc: Document, site: str, count: bool, kept: Iterable[int]
+    ) -> list[Unit]:
+        """The page's units that are its site's common noise and that the extraction that
+        kept the nodes ``kept`` can hold (:func:`~.methods.template.extracted_units`), after
+        counting the page in the template batch when ``count``; none without a learner, URL
+        or templates."""
         learner = self._learner
         if learner is None or not self.options.templates or not site:
             return []
         units = page_units(doc, learner.template_params)
         if count:
             learner.learn_templates(site, units)
-        return learner.match_templates(site, units)
+        return extracted_units(doc, learner.match_templates(site, units), kept)
 
     def _duplicate_of(self, doc: Document, site: str, identity: str | None) -> str | None:
         """The URL under which this process met the article with this ``identity`` first

@@ -304,6 +304,11 @@ class _Heartbeat:
         time, pid, host = raw.split("|", 2)
         return cls(float(time), host, int(pid))
 
+    @classmethod
+    def now(cls, server: Redis) -> _Heartbeat:
+        """This process's heartbeat, at Redis's time."""
+        return cls(_now(server), socket.gethostname(), os.getpid())
+
     def exited_here(self) -> bool:
         """Sent by another process of this host that is gone: its owner is free at once."""
         return (
@@ -332,6 +337,12 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+_NEEDS_REDIS_DUPEFILTER = (
+    "RedisScheduler needs a Redis dupefilter shared by the workers: "
+    'DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"'
+)
+
+
 def _check_settings(settings: BaseSettings) -> None:
     """Name the setting a user got wrong in one ERROR line, before scrapy-redis fails on it
     under a traceback of its own (Scrapy's default ``DUPEFILTER_CLASS`` ended in
@@ -345,11 +356,7 @@ def _check_settings(settings: BaseSettings) -> None:
     else:
         message = ""
         if not hasattr(dupefilter_cls, "from_spider"):
-            message = (
-                f"DUPEFILTER_CLASS is {dupefilter!r}: RedisScheduler needs a Redis "
-                "dupefilter shared by the workers, "
-                'DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"'
-            )
+            message = f"DUPEFILTER_CLASS is {dupefilter!r}: {_NEEDS_REDIS_DUPEFILTER}"
     if not message:
         try:
             connection.from_settings(settings)  # parses REDIS_URL, connects lazily
@@ -443,10 +450,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         if not self.df:
             self.df = load_object(self.dupefilter_cls).from_spider(spider)
         if not hasattr(self.df, "key") or not hasattr(self.df, "request_fingerprint"):
-            raise ValueError(
-                "RedisScheduler needs a Redis dupefilter shared by the workers: "
-                'DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"'
-            )
+            raise ValueError(_NEEDS_REDIS_DUPEFILTER)
         self.keys = CrawlKeys(self.queue.key, self.df.key)
         for name, source in (
             ("enqueue", _ENQUEUE),
@@ -519,7 +523,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
                 return False
         # read, then written only if unchanged: two processes started at one instant with
         # one owner both read a stale (or no) heartbeat, and both were accepted
-        beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
+        beat = _Heartbeat.now(self.server)
         read = _text(raw) if raw else ""
         if not self._scripts["claim"](
             keys=[self.keys.heartbeats], args=[self.owner, read, beat.dump()]
@@ -548,7 +552,7 @@ class RedisScheduler(_ScrapyRedisScheduler):
         this worker dead after DENOISE_WORKER_TIMEOUT and redo its requests)."""
         assert self.keys is not None
         try:
-            beat = _Heartbeat(_now(self.server), socket.gethostname(), os.getpid())
+            beat = _Heartbeat.now(self.server)
             self.server.hset(self.keys.heartbeats, self.owner, beat.dump())
         except Exception as exc:
             if not self._registered:

@@ -457,12 +457,13 @@ def extracted_units(doc: Document, units: Sequence[Unit], kept: Iterable[int]) -
         return []
     end, index = doc.end, doc.index
     starts = sorted(set(kept))
-    # covered[i]: node i lies in a kept node's subtree (a running count over subtree ranges)
-    depth = [0] * (len(end) + 1)
+    # covered[i]: node i lies in a kept node's subtree (a running count of the subtree
+    # ranges open at i: +1 where one starts, -1 after it ends)
+    opens = [0] * (len(end) + 1)
     for k in starts:
-        depth[k] += 1
-        depth[end[k] + 1] -= 1
-    covered = list(itertools.accumulate(depth))
+        opens[k] += 1
+        opens[end[k] + 1] -= 1
+    covered = list(itertools.accumulate(opens))
     found = []
     for unit in units:
         i = index.get(unit.element)

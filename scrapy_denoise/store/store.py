@@ -402,7 +402,7 @@ def _check_sqlite_writable(url: URL) -> None:
         )
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise StoreError(f"cannot open store at {redact_url(url)}: the file is read-only")
-    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+    if not os.access(folder, os.W_OK):
         raise StoreError(
             f"cannot open store at {redact_url(url)}: its folder {folder} is read-only "
             "(SQLite writes its journal beside the file)"
