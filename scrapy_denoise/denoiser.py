@@ -262,19 +262,24 @@ class Denoiser:
         extraction = self._method.extract(doc)
         identity = _identity(doc, extraction.lines, verdict)
         duplicate_of = self._duplicate_of(doc, site, identity)
-        count = learn and duplicate_of is None and self._first_visit(doc.url)
-        units = self._template_units(doc, site, count, extraction.kept)
+        teach = learn and duplicate_of is None
+        units = self._template_units(
+            doc, site, teach and self._first_visit(doc.url), extraction.kept
+        )
         lines = _without_templates(extraction.lines, units)
         removed_templates = len(extraction.lines) - len(lines)
         lines = without_rule_lines(lines)
+        counted = None
         removed_lines = 0
         if learner is not None and opts.line_stats and site:
-            kept = learner.filter_lines(site, lines, learn=count)
+            counted = lines
+            kept = learner.filter_lines(site, lines, learn=teach, url=doc.url)
             removed_lines = len(lines) - len(kept)
             lines = kept
         text = "\n".join(lines)
         if learner is not None and learn and site:
-            learner.record_fingerprint(doc.url, site, _fingerprint(doc, extraction.lines))
+            fingerprint = _fingerprint(doc, extraction.lines)
+            learner.record_fingerprint(doc.url, site, fingerprint, counted)
         return Article(
             url=doc.url,
             text=text,
@@ -309,13 +314,13 @@ class Denoiser:
         extraction = self._method.extract(doc)
         extracted = extraction.lines
         identity = _identity(doc, extracted, verdict)
-        count = self._duplicate_of(doc, site, identity) is None and self._first_visit(url)
-        units = self._template_units(doc, site, count, extraction.kept)
+        teach = self._duplicate_of(doc, site, identity) is None
+        units = self._template_units(doc, site, teach and self._first_visit(url), extraction.kept)
+        counted = None
         if self.options.line_stats:
-            learner.filter_lines(
-                site, without_rule_lines(_without_templates(extracted, units)), learn=count
-            )
-        learner.record_fingerprint(url, site, _fingerprint(doc, extracted))
+            counted = without_rule_lines(_without_templates(extracted, units))
+            learner.filter_lines(site, counted, learn=teach, url=url)
+        learner.record_fingerprint(url, site, _fingerprint(doc, extracted), counted)
         return verdict
 
     def _template_units(
@@ -350,14 +355,16 @@ class Denoiser:
         return learner.first_url(site, identity, doc.url)
 
     def _first_visit(self, url: str) -> bool:
-        """Does this visit of ``url`` count towards its site's templates and line counts?
+        """Does this visit of ``url`` count towards its site's templates?
 
         Only the first does: a page learned twice (``learn`` then ``extract``, a re-crawl
         into a persistent store, a request redelivered after a crash) would count its own
-        lines and tags again: every revisit would bring its article's lines one page closer
-        to line statistics' bound, and with the paper's bound on a small site (a line is
-        noise once it is seen twice) the second visit removed the whole text. Later visits still
-        update the fingerprint, which is what "content changes between visits" reads.
+        tags again. Line statistics judge the same from the fingerprint, and count the
+        lines a later visit gained (:meth:`.SiteLearner.filter_lines`): counting a page's
+        lines on every visit would bring its article's lines one page closer to the bound
+        each time, and with the paper's bound on a small site (a line is noise once it is
+        seen twice) the second visit removed the whole text. Later visits still update the
+        fingerprint, which is what "content changes between visits" reads.
         """
         return self._learner is not None and self._learner.page_history(url) is None
 

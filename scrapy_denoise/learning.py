@@ -30,7 +30,15 @@ from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit
 
-from .methods.linestats import LineParams, SiteLines
+from .methods.linestats import (
+    MAX_TAUGHT,
+    LineParams,
+    SiteLines,
+    line_keys,
+    pack_keys,
+    short_key,
+    unpack_keys,
+)
 from .methods.template import Entry, SiteTemplates, TemplateParams, Unit
 from .page.links import LinkCount, LinkIndex
 from .page.rules import PageHistory
@@ -157,18 +165,34 @@ class SiteLearner:
 
     # -- line statistics ----------------------------------------------------------------
 
-    def filter_lines(self, site: str, lines: Sequence[str], learn: bool = True) -> list[str]:
-        """The lines that are not site noise; with ``learn`` the page is counted first."""
+    def filter_lines(
+        self, site: str, lines: Sequence[str], learn: bool = True, *, url: str | None = None
+    ) -> list[str]:
+        """The lines that are not site noise; with ``learn`` the page is counted first.
+
+        Given the page's ``url``, only its first visit counts it as a page; a later one
+        counts the lines it gained since the lines its URL counted (a visit recorded without
+        them, a noise page's or one from before schema 0004, counts nothing and records
+        them). Without ``url`` the page is counted as new.
+        """
         with self._lock:
             if learn and self._line_pages >= self.flush_every:
                 self._auto_flush()
             stats = self._site(site).lines
-            kept = stats.filter(lines, learn)
+            taught = None
+            if learn and url is not None:
+                before = self._page_state(url)
+                if before is not None:
+                    if before.lines is None:
+                        learn = False
+                    else:
+                        taught = unpack_keys(before.lines)
+            kept = stats.filter(lines, learn, taught=taught)
             if learn:
                 self._line_pages += 1
                 self._page_open = True
                 every = self.line_params.prune_every
-                if every and stats.pages_processed % every == 0:
+                if taught is None and every and stats.pages_processed % every == 0:
                     stats.prune()
             return kept
 
@@ -193,14 +217,17 @@ class SiteLearner:
 
     # -- page fingerprints --------------------------------------------------------------
 
-    def record_fingerprint(self, url: str, site: str, content_hash: str) -> PageHistory:
+    def record_fingerprint(
+        self, url: str, site: str, content_hash: str, lines: Sequence[str] | None = None
+    ) -> PageHistory:
         """Count a visit of ``url`` whose main content hashes to ``content_hash``.
 
         Any string identifying the content works; strings over 64 characters are hashed.
         A visit is compared with the one before only when both hashes start with the same
         basis (:func:`~.store.comparable`); one that is not is not counted, only kept as
-        the hash the next visit is compared with. Returns the URL's history including this
-        visit.
+        the hash the next visit is compared with. ``lines`` (those given to
+        :meth:`filter_lines`) join the lines the URL has taught, which its next visits do
+        not count again. Returns the URL's history including this visit.
         """
         content_hash = fit_hash(content_hash)
         with self._lock:
@@ -214,23 +241,41 @@ class SiteLearner:
                 self._auto_flush()
                 due = False
             before = self._page_state(url)
+            taught = None
+            if lines is not None:
+                taught = self._taught(before, lines)
+            elif before is not None:
+                taught = before.lines
             if before is None:
-                after = PageState(content_hash, 1, 0)
+                after = PageState(content_hash, 1, 0, taught)
             else:
                 if comparable(before.content_hash, content_hash):
                     changed = int(before.content_hash != content_hash)
-                    after = PageState(content_hash, before.visits + 1, before.changes + changed)
+                    after = PageState(
+                        content_hash, before.visits + 1, before.changes + changed, taught
+                    )
                 else:
                     # not comparable: not counted as a visit either, or the visit would
                     # widen the gap the rule measures for good (see comparable)
-                    after = PageState(content_hash, before.visits, before.changes)
+                    after = PageState(content_hash, before.visits, before.changes, taught)
             self._pages[url] = after
-            self._visits.append(PageVisit(url, site, content_hash, utcnow()))
+            self._visits.append(
+                PageVisit(url, site, content_hash, utcnow(), taught if lines is not None else None)
+            )
             self._visit_pages += 1
             self._page_open = False
             if due:
                 self._auto_flush()
             return PageHistory(after.visits, after.changes)
+
+    def _taught(self, before: PageState | None, lines: Sequence[str]) -> bytes:
+        """The URL's taught lines after this visit, packed: the ones before and these."""
+        keys = {short_key(k) for k in line_keys(lines, self.line_params) if k is not None}
+        if before is not None and before.lines is not None:
+            union = keys | unpack_keys(before.lines)
+            if len(union) <= MAX_TAUGHT:
+                keys = union
+        return pack_keys(keys)
 
     # -- links --------------------------------------------------------------------------
 

@@ -251,6 +251,27 @@ def test_a_template_the_method_left_out_does_not_take_a_line_of_the_story() -> N
     assert "© Daily Example Ltd." not in article.text
 
 
+def test_a_recrawl_learns_a_line_the_site_added_to_its_old_pages(tmp_path: Path) -> None:
+    """Only a URL's first visit counts its page; a later one counts the lines it gained.
+    Counting first visits alone, an appeal added under every old story stayed in the text
+    of every re-crawled story until the site had more new pages than it took."""
+    site, store = "https://harbour.example", f"sqlite:///{tmp_path / 'state.sqlite3'}"
+    appeal = "<p>Become a member today and support the local journalism you read here.</p>"
+    urls = [f"{site}/2024/05/{i:02d}/story.html" for i in range(9)]
+
+    def crawl(html: str = "") -> list[str]:
+        with _paper_line_bound(Denoiser(store=store)) as d:
+            return [d.extract(_sectioned_story(i, html), url).text for i, url in enumerate(urls)]
+
+    first = crawl()
+    appealed = crawl(appeal)  # RC 9: a line goes once it is on more than 1 + 9 // 3 pages
+    assert ["Become a member" in text for text in appealed] == [True] * 4 + [False] * 5
+    again = crawl(appeal)
+    assert not any("Become a member" in text for text in again)
+    for i, texts in enumerate(zip(first, appealed, again, strict=True)):
+        assert all(f"Story {i}, part 5: the harbour board" in text for text in texts)
+
+
 def test_learn_skips_an_article_met_under_another_url() -> None:
     url = "https://news.example/2024/05/06/storm.html"
     with Denoiser() as d:

@@ -460,6 +460,52 @@ def test_prefetched_histories_are_read_in_one_query_and_equal_single_reads(
     assert expected[f"{SITE}/9"] is None
 
 
+def _visit(learner: SiteLearner, url: str, lines: list[str]) -> list[str]:
+    kept = learner.filter_lines(SITE, lines, url=url)
+    learner.record_fingerprint(url, SITE, "main:" + "|".join(lines), lines)
+    return kept
+
+
+@pytest.mark.parametrize("flush_every", [1, 100])  # the store's SQL, the learner's Python
+def test_a_revisit_counts_the_lines_its_page_gained_once(
+    any_store: Store, flush_every: int
+) -> None:
+    params = LineParams(min_pages=0)
+    learner = SiteLearner(any_store, lines=params, flush_every=flush_every)
+    pages = {f"{SITE}/{i}": [f"story {i} opens", f"story {i} closes"] for i in range(9)}
+    for url, lines in pages.items():
+        _visit(learner, url, lines)
+    learner.flush()
+    # A re-crawl: every story has gained the same appeal, which goes once on more than a
+    # third of the site's pages; RC stays 9 (no page is new).
+    appeal = "Become a member today."
+    kept = [_visit(learner, url, [*lines, appeal]) for url, lines in pages.items()]
+    assert [appeal in k for k in kept] == [True] * 4 + [False] * 5
+    assert all(f"story {i} opens" in k for i, k in enumerate(kept))
+    learner.flush()
+    state = any_store.load_site(SITE)
+    assert state.pages_processed == 9
+    counts = {c for c in state.line_counts.values()}
+    assert counts == {1, 9}
+    # Visited again, nothing is counted twice, and the appeal is gone from every story.
+    again = [_visit(learner, url, [*lines, appeal]) for url, lines in pages.items()]
+    learner.flush()
+    assert all(appeal not in k for k in again)
+    assert dict(any_store.load_site(SITE).line_counts) == dict(state.line_counts)
+
+
+def test_a_page_fingerprinted_without_lines_counts_none_on_its_next_visit(store: Store) -> None:
+    learner = SiteLearner(store, flush_every=1)
+    url = f"{SITE}/old"
+    learner.record_fingerprint(url, SITE, "main:1")  # a noise page, or before schema 0004
+    _visit(learner, url, ["a line", "another"])
+    assert store.load_site(SITE).pages_processed == 0 and not store.load_site(SITE).line_counts
+    # ... and the lines it has now are what its next visit gained from
+    _visit(learner, url, ["a line", "another", "new"])
+    assert sorted(store.load_site(SITE).line_counts.values()) == [1]
+    assert store.page_states([url])[url].lines is not None
+
+
 def test_noise_page_fingerprints_do_not_make_a_flush_split_an_article(store: Store) -> None:
     # In a crawl noise pages are fingerprinted too (the page filter's record=True), so the
     # fingerprint counter runs ahead of the template and line counters. The flush it

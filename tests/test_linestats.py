@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from scrapy_denoise.methods.linestats import (
+    SHORT_KEY_BYTES,
     LineParams,
     SiteLines,
     keep_limit,
     line_hash,
     normalise_line,
+    pack_keys,
     prunable,
+    short_key,
+    unpack_keys,
 )
 
 #: the paper's L = 50, which the boundary tests below are written for (the default is 3)
@@ -122,6 +126,24 @@ def test_pending_deltas_hold_what_to_save() -> None:
     assert lines.pending_counts == {key("a"): 1, key("b"): 2, key("c"): 1}
     assert lines.pending_texts[key("c")] == "c"
     assert lines.counts[key("a")] == 5
+
+
+def test_a_revisit_counts_only_the_lines_it_gained_and_not_as_a_page() -> None:
+    lines = SiteLines(PARAMS, pages_processed=10, counts={key("story"): 1, key("menu"): 9})
+    taught = unpack_keys(pack_keys([key("story"), key("menu")]))
+    lines.filter(["story", "menu", "banner", "banner"], taught=taught)
+    assert lines.counts == {key("story"): 1, key("menu"): 9, key("banner"): 1}
+    assert lines.pending_counts == {key("banner"): 1}
+    assert lines.pages_processed == 10 and lines.pending_pages == 0
+
+
+def test_packed_keys_are_short_sorted_and_read_back() -> None:
+    keys = [key("b"), key("a"), key("b")]
+    packed = pack_keys(keys)
+    assert len(packed) == 2 * SHORT_KEY_BYTES
+    assert packed == short_key(min(keys)) + short_key(max(keys))
+    assert unpack_keys(packed) == {short_key(k) for k in keys}
+    assert unpack_keys(b"") == frozenset()
 
 
 def test_prune_removes_lines_with_lc_at_most_one_percent_of_rc() -> None:

@@ -20,6 +20,7 @@ from lxml import html as lxml_html
 from scrapy_denoise.evaluation.datasets import iter_site_pages
 from scrapy_denoise.evaluation.metrics import page_counts
 from scrapy_denoise.evaluation.site_learning import (
+    ADDED_LINE,
     CONFIGS,
     SiteConfig,
     SiteRow,
@@ -174,6 +175,19 @@ def test_recrawl_output_has_no_boilerplate(site_zip: Path) -> None:
         assert "About the author" not in text
         assert "Copyright 2024" not in text
     assert row.shingle.recall is not None and row.shingle.recall > 0.95
+
+
+def test_a_line_added_to_every_article_goes_within_two_recrawls(site_zip: Path) -> None:
+    pages = sorted(iter_site_pages(site_zip), key=lambda p: p.path)
+    texts: dict[str, list[str]] = {"added": [], "added-next": []}
+    for mode, out in texts.items():
+        config = next(c for c in CONFIGS if c.mode == mode)
+        run_site("garden", pages, config, on_article=lambda _page, text, out=out: out.append(text))
+    # RC is taken as 60: the line goes once it is on 22 pages
+    assert [ADDED_LINE in t for t in texts["added"]] == [True] * 21 + [False] * 4
+    assert not any(ADDED_LINE in t for t in texts["added-next"])
+    story = [p.truth.splitlines()[-1] for p in pages if p.kind == "article" and p.truth]
+    assert all(line in t for line, t in zip(story, texts["added-next"], strict=True))
 
 
 def test_benchmark_markdown(site_zip: Path) -> None:

@@ -24,6 +24,7 @@ from scrapy_denoise.store import (
     SCORE_BUCKETS,
     ArticleRecord,
     BatchState,
+    PageState,
     PageVisit,
     SchemaVersionError,
     SiteDelta,
@@ -582,7 +583,9 @@ def _database_at(url: str, revision: str) -> None:
     command.upgrade(migrate.alembic_config(url), revision)
 
 
-@pytest.mark.parametrize("revision", ["0001_initial", "0002_page_verdicts"])
+@pytest.mark.parametrize(
+    "revision", ["0001_initial", "0002_page_verdicts", "0003_article_identity"]
+)
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_older_database_upgrades_to_the_newest_revision_keeping_its_data(
     backend: str, revision: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -619,10 +622,25 @@ def test_older_database_upgrades_to_the_newest_revision_keeping_its_data(
                     "s": site_id,
                 },
             )
+            conn.execute(
+                text(
+                    "INSERT INTO page_fingerprints (url, url_hash, site_id, content_hash, "
+                    "visits, changes, first_seen, last_seen) VALUES (:u, :h, :s, 'main:1', "
+                    "2, 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                ),
+                {
+                    "u": "https://news.example/old",
+                    "h": text_hash("https://news.example/old"),
+                    "s": site_id,
+                },
+            )
         with pytest.raises(SchemaVersionError, match="older than"):
             Store.open(url, create=False)
         with Store.open(url) as store:
             assert store.load_site(SITE).pages_processed == 7
+            # a page counted before the counted lines were kept: its next visit records them
+            old_page = store.page_states(["https://news.example/old"])
+            assert old_page == {"https://news.example/old": PageState("main:1", 2, 0, None)}
             store.record_fingerprints([], [VerdictCount(SITE, True, "little_text", 19, 2)])
             assert store.verdict_counts() == [VerdictCount(SITE, True, "little_text", 19, 2)]
             # A row stored before identities has none, so nothing is taken for its copy.

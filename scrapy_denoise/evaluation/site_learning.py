@@ -13,6 +13,11 @@ article pages against their ground truth, under these configurations:
   into a temporary SQLite file, then closed); a *new* Denoiser on the same file extracts
   with ``learn=False``. This is the steady state and also proves the learned state
   survives a restart;
+* ``added line``: a site that added a line to every article since the last crawl (a
+  membership appeal after the story's last paragraph of truth, ``ADDED_LINE``): a first
+  crawl with ``learn=True`` into a temporary SQLite file, then, by new Denoisers on that
+  file, a re-crawl and the crawl after it of the pages with the line, ``learn=True``, as
+  a daily crawl runs; the rows score those two crawls (the line is not in the truth);
 * the same two modes with only templates, only line statistics, and learning from every
   page (``skip_noise_pages=False``: list, tag and archive pages repeat article text, which
   then becomes "common noise" and is cut from the articles);
@@ -35,6 +40,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+import lxml.html
 
 from ..denoiser import Denoiser
 from ..encoding import decode
@@ -64,7 +71,7 @@ DEFAULT_SITES: tuple[str, ...] = ("zjuvai-blog", "flink-blog")
 #: every page of a benchmark site lives under this origin, so the site key never changes
 SITE_ORIGIN = "http://127.0.0.1:8000"
 
-Mode = Literal["single", "first", "recrawl", "peer"]
+Mode = Literal["single", "first", "recrawl", "added", "added-next", "peer"]
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -98,6 +105,13 @@ CONFIGS: tuple[SiteConfig, ...] = (
     SiteConfig("re-crawl: templates only", "recrawl", line_stats=False),
     SiteConfig("re-crawl: line stats only", "recrawl", templates=False),
     SiteConfig("re-crawl: learn from every page", "recrawl", skip_noise_pages=False),
+    SiteConfig("added line: its 1st re-crawl", "added"),
+    SiteConfig("added line: the re-crawl after", "added-next"),
+)
+
+#: the line the ``added line`` rows add to every article page
+ADDED_LINE = (
+    "Support our journalism: become a member today and read every new story before anyone else."
 )
 
 
@@ -184,6 +198,24 @@ def run_site(
                         row.article_cpu += time.process_time() - cpu
                         score(page, article.text)
                 _read_state(row, denoiser)
+    elif config.mode in ("added", "added-next"):
+        with tempfile.TemporaryDirectory(prefix="denoise-sites-") as tmp:
+            store_url = f"sqlite:///{Path(tmp) / 'store.db'}"
+            with Denoiser(options=options, store=store_url) as first:
+                for page in pages:
+                    first.extract(page.html, _url(page), learn=True)
+            added = [_with_added_line(page) for page in pages]
+            scored = 0 if config.mode == "added" else 1
+            for crawl in range(scored + 1):
+                with Denoiser(options=options, store=store_url) as denoiser:
+                    denoiser.preload()
+                    for page, html in zip(pages, added, strict=True):
+                        cpu = time.process_time()
+                        article = denoiser.extract(html, _url(page), learn=True)
+                        if page.kind == "article" and crawl == scored:
+                            row.article_cpu += time.process_time() - cpu
+                            score(page, article.text)
+                    _read_state(row, denoiser)
     else:
         store: bool | None = False if config.mode == "single" else None
         with Denoiser(options=options, store=store) as denoiser:
@@ -202,6 +234,26 @@ def run_site(
             _read_state(row, denoiser)
     row.seconds = time.perf_counter() - started
     return row
+
+
+def _with_added_line(page: SitePage) -> bytes | str:
+    """An article page with :data:`ADDED_LINE` as a paragraph after the last ``<p>`` whose
+    text is in the page's truth (the page as it is when it has none)."""
+    if page.kind != "article" or not page.truth:
+        return page.html
+    truth = " ".join(page.truth.split())
+    root = lxml.html.fromstring(decode(page.html).text)
+    last = None
+    for p in root.iter("p"):
+        text = " ".join(p.text_content().split())
+        if len(text) >= 20 and text in truth:
+            last = p
+    if last is None:
+        return page.html
+    added = lxml.html.Element("p")
+    added.text = ADDED_LINE
+    last.addnext(added)
+    return str(lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>"))
 
 
 def run_peer(site: str, pages: Sequence[SitePage], name: str, extractor: Extractor) -> SiteRow:
@@ -317,8 +369,15 @@ Rows: *single-page* runs the extraction method alone; *1st crawl* is a fresh Den
 pages are extracted before their site's boilerplate has been learned; *re-crawl* first
 learns every page into a temporary SQLite store with `Denoiser.learn`, closes it, and a new
 Denoiser on that file extracts the article pages with `learn=False` (persistence is part of
-what is measured). *learn from every page* sets `skip_noise_pages=False`, so index, list,
-tag and archive pages, which repeat article titles and teasers, are learned from too.
+what is measured). *added line* rows: the site added a paragraph after the last paragraph
+of every article's story (`ADDED_LINE`, not in the truth) since a first crawl with
+`learn=True` into a SQLite file; new Denoisers on that file re-crawl it (every page,
+`learn=True`), and the row scores the first re-crawl or the one after. A URL counts its
+page in line statistics on its first visit and the lines it gained on later ones, so the
+added line goes once it is on more than a third of the pages (RC at least 60); the rows the
+first re-crawl wrote before then keep it. *learn from every page* sets
+`skip_noise_pages=False`, so index, list, tag and archive pages, which repeat article
+titles and teasers, are learned from too.
 P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
 Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
 the line statistics keep limit. Numbers in the notes are differences to single-page.

@@ -40,7 +40,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: The newest revision under ``migrations/versions`` (a test keeps the two in step). A
 #: database already there is opened without importing Alembic, which is most of the cost
 #: of opening a store in every crawler process.
-SCHEMA_REVISION = "0003_article_identity"
+SCHEMA_REVISION = "0004_page_line_keys"
 
 # Any constant works; it only has to be the same in every process using the database.
 _PG_LOCK_KEY = 0x5D3E_0157

@@ -126,6 +126,9 @@ class PageVisit:
     site: str
     content_hash: str
     seen_at: datetime | None = None
+    #: the lines the URL has taught its site's line statistics so far
+    #: (:func:`~scrapy_denoise.methods.linestats.pack_keys`); None leaves the stored ones
+    lines: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,9 @@ class PageState:
     content_hash: str
     visits: int
     changes: int
+    #: the lines the URL has taught its site's line statistics, packed; None when unknown
+    #: (a noise page's fingerprint, or one recorded before schema 0004)
+    lines: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

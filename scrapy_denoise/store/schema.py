@@ -188,6 +188,9 @@ class PageFingerprint(Base):
     changes: Mapped[int] = mapped_column(BigInteger)
     first_seen: Mapped[datetime] = mapped_column(UTCDateTime)
     last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: short hashes of the lines this URL has counted in its site's line statistics, so a
+    #: revisit counts only the lines it gained (a banner added to every story later)
+    line_keys: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
 
 
 class PageVerdictCount(Base):

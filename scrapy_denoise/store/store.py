@@ -697,6 +697,8 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
             ),
             "content_hash": ins.excluded.content_hash,
             "last_seen": ins.excluded.last_seen,
+            # a visit without lines (a noise page's) leaves the URL's counted lines
+            "line_keys": func.coalesce(ins.excluded.line_keys, _PAGES.c.line_keys),
         },
     )
     for round_ in _rounds(visits, lambda v: v.url):
@@ -711,6 +713,7 @@ def _record_visits(conn: Connection, visits: Sequence[PageVisit]) -> dict[str, P
                     "changes": 0,
                     "first_seen": v.seen_at or now,
                     "last_seen": v.seen_at or now,
+                    "line_keys": v.lines,
                 }
                 for v in round_
             ),
@@ -777,12 +780,17 @@ def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
     by_hash = {text_hash(u): u for u in urls}
     states: dict[str, PageState] = {}
     for chunk in _chunks(sorted(by_hash)):
-        for h, ch, visits, changes in conn.execute(
+        for h, ch, visits, changes, keys in conn.execute(
             select(
-                _PAGES.c.url_hash, _PAGES.c.content_hash, _PAGES.c.visits, _PAGES.c.changes
+                _PAGES.c.url_hash,
+                _PAGES.c.content_hash,
+                _PAGES.c.visits,
+                _PAGES.c.changes,
+                _PAGES.c.line_keys,
             ).where(_PAGES.c.url_hash.in_(chunk))
         ):
-            states[by_hash[bytes(h)]] = PageState(ch, int(visits), int(changes))
+            lines = None if keys is None else bytes(keys)
+            states[by_hash[bytes(h)]] = PageState(ch, int(visits), int(changes), lines)
     return states
 
 
