@@ -32,9 +32,10 @@ from urllib.parse import urlsplit
 
 from .methods.linestats import (
     MAX_TAUGHT,
+    SHORT_KEY_BYTES,
     LineParams,
     SiteLines,
-    line_keys,
+    keyed_lines,
     pack_keys,
     short_key,
     unpack_keys,
@@ -130,6 +131,8 @@ class SiteLearner:
         # a page's templates or lines were counted and its fingerprint is not recorded yet:
         # a flush now would commit its counts without the fingerprint that marks it counted
         self._page_open = False
+        # the lines filter_lines was last given and their keys, for record_fingerprint
+        self._page_keys: tuple[Sequence[str], list[tuple[bytes, str] | None]] | None = None
 
     # -- sites --------------------------------------------------------------------------
 
@@ -176,7 +179,10 @@ class SiteLearner:
         them). Without ``url`` the page is counted as new.
         """
         with self._lock:
-            if learn and self._line_pages >= self.flush_every:
+            # Revisits count here but not in the template batch, so this counter can run
+            # ahead of that one: with a new page's templates counted (page open), the flush
+            # waits for its fingerprint, as in record_fingerprint.
+            if learn and self._line_pages >= self.flush_every and not self._page_open:
                 self._auto_flush()
             stats = self._site(site).lines
             taught = None
@@ -184,10 +190,15 @@ class SiteLearner:
                 before = self._page_state(url)
                 if before is not None:
                     if before.lines is None:
-                        learn = False
+                        learn = False  # recorded without its lines: this visit records them
                     else:
                         taught = unpack_keys(before.lines)
-            kept = stats.filter(lines, learn, taught=taught)
+                        # a URL that has counted MAX_TAUGHT lines counts no more (its set
+                        # is kept whole, so no line of it can be counted twice)
+                        learn = len(taught) < MAX_TAUGHT
+            keyed = keyed_lines(lines, self.line_params)
+            self._page_keys = (lines, keyed)
+            kept = stats.filter(lines, learn, taught=taught, keyed=keyed)
             if learn:
                 self._line_pages += 1
                 self._page_open = True
@@ -269,13 +280,20 @@ class SiteLearner:
             return PageHistory(after.visits, after.changes)
 
     def _taught(self, before: PageState | None, lines: Sequence[str]) -> bytes:
-        """The URL's taught lines after this visit, packed: the ones before and these."""
-        keys = {short_key(k) for k in line_keys(lines, self.line_params) if k is not None}
-        if before is not None and before.lines is not None:
-            union = keys | unpack_keys(before.lines)
-            if len(union) <= MAX_TAUGHT:
-                keys = union
-        return pack_keys(keys)
+        """The URL's taught lines after this visit, packed: the ones before and these (the
+        keys :meth:`filter_lines` computed for these ``lines``, if it was given them)."""
+        old = None if before is None else before.lines
+        if old is not None and len(old) >= MAX_TAUGHT * SHORT_KEY_BYTES:
+            return old  # counts nothing more (filter_lines): nothing to add
+        computed, self._page_keys = self._page_keys, None
+        if computed is not None and computed[0] is lines:
+            keyed = computed[1]
+        else:
+            keyed = keyed_lines(lines, self.line_params)
+        short = {short_key(pair[0]) for pair in keyed if pair is not None}
+        if old:
+            short |= unpack_keys(old)
+        return pack_keys(short)
 
     # -- links --------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from _store_helpers import (
 )
 from lxml import html
 
+from scrapy_denoise import learning
 from scrapy_denoise.document import load_document
 from scrapy_denoise.learning import SiteLearner
 from scrapy_denoise.methods.linestats import LineParams
@@ -504,6 +505,40 @@ def test_a_page_fingerprinted_without_lines_counts_none_on_its_next_visit(store:
     _visit(learner, url, ["a line", "another", "new"])
     assert sorted(store.load_site(SITE).line_counts.values()) == [1]
     assert store.page_states([url])[url].lines is not None
+
+
+def test_a_url_that_has_counted_max_taught_lines_counts_no_more(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forgetting some of its keys instead let a page count a line that comes and goes on
+    every return, until the line was noise on its own page."""
+    monkeypatch.setattr(learning, "MAX_TAUGHT", 5)
+    learner = SiteLearner(store, lines=LineParams(min_pages=0), flush_every=1)
+    url = f"{SITE}/live"
+    stable = [f"update {i}" for i in range(3)]
+    for visit in range(6):  # the second visit's new comment fills the five keys
+        _visit(learner, url, [*stable, f"comment {visit % 3}"])
+    counts = store.load_site(SITE).line_counts
+    assert store.load_site(SITE).pages_processed == 1
+    assert sorted(counts.values()) == [1, 1, 1, 1, 1]  # stable, comments 0 and 1, not 2
+
+
+def test_revisits_do_not_make_a_flush_split_a_new_page(store: Store) -> None:
+    # Revisits count lines but not templates, so the line counter runs ahead of the
+    # template counter; the flush it triggered at the start of filter_lines wrote a new
+    # page's template batch without its fingerprint.
+    learner = SiteLearner(store, flush_every=2)
+    for i in range(2):
+        learner.learn_templates(SITE, page_units(load_document(article(i))))
+        _visit(learner, f"{SITE}/{i}", [f"story {i}"])
+    learner.flush()
+    for i in range(2):  # a re-crawl: the pages have gained a line
+        _visit(learner, f"{SITE}/{i}", [f"story {i}", "a line the site added"])
+    learner.learn_templates(SITE, page_units(load_document(article(2))))
+    learner.filter_lines(SITE, ["story 2"], url=f"{SITE}/2")
+    # the process dies here, before page 2's fingerprint: nothing of it may be committed
+    assert store.load_site(SITE).batch.pages == 2
+    assert f"{SITE}/2" not in store.page_states([f"{SITE}/2"])
 
 
 def test_noise_page_fingerprints_do_not_make_a_flush_split_an_article(store: Store) -> None:

@@ -70,11 +70,12 @@ from dataclasses import dataclass
 
 __all__ = [
     "MAX_TAUGHT",
+    "SHORT_KEY_BYTES",
     "LineParams",
     "SiteLines",
     "keep_limit",
+    "keyed_lines",
     "line_hash",
-    "line_keys",
     "normalise_line",
     "pack_keys",
     "prunable",
@@ -85,8 +86,8 @@ __all__ = [
 #: bytes of a line's MD5 a page keeps to know which of its lines it has counted: a line a
 #: page gained is taken for one it had, and not counted, once in 4 billion pairs of lines
 SHORT_KEY_BYTES = 4
-#: a URL remembers at most this many counted lines (8 KB); a page that churns through more
-#: (a live blog) keeps only its current ones
+#: a URL that has counted this many lines (8 KB of keys) counts no more on its revisits (a
+#: live blog churning through its comments): forgetting some instead would count them again
 MAX_TAUGHT = 2000
 
 
@@ -117,14 +118,15 @@ def line_hash(normalised: str) -> bytes:
     return hashlib.md5(normalised.encode("utf-8", "surrogatepass"), usedforsecurity=False).digest()
 
 
-def line_keys(lines: Sequence[str], params: LineParams) -> list[bytes | None]:
-    """Each line's :func:`line_hash`, None for a line too short to count."""
-    keys: list[bytes | None] = []
+def keyed_lines(lines: Sequence[str], params: LineParams) -> list[tuple[bytes, str] | None]:
+    """Each line's :func:`line_hash` and collapsed text, None for a line too short to
+    count."""
+    keyed: list[tuple[bytes, str] | None] = []
     shortest = max(params.min_chars, 1)
     for line in lines:
         text = normalise_line(line)
-        keys.append(line_hash(text) if len(text) >= shortest else None)
-    return keys
+        keyed.append((line_hash(text), text) if len(text) >= shortest else None)
+    return keyed
 
 
 def short_key(key: bytes) -> bytes:
@@ -183,24 +185,29 @@ class SiteLines:
         learn: bool = True,
         *,
         taught: Collection[bytes] | None = None,
+        keyed: Sequence[tuple[bytes, str] | None] | None = None,
     ) -> list[str]:
         """The lines to keep, in order. With ``learn`` the page is counted first: as a new
         page, or, given ``taught`` (the short keys of the lines its URL counted before), as
-        a revisit that counts only the lines it gained."""
+        a revisit that counts only the lines it gained. ``keyed``: the lines'
+        :func:`keyed_lines`, when the caller has them."""
         params = self.params
-        keys = line_keys(lines, params)
+        if keyed is None:
+            keyed = keyed_lines(lines, params)
+        keys = [None if pair is None else pair[0] for pair in keyed]
         if learn:
             seen: set[bytes] = set()
-            for line, key in zip(lines, keys, strict=True):
-                if key is None or key in seen:
+            for pair in keyed:
+                if pair is None or pair[0] in seen:
                     continue
+                key, text = pair
                 seen.add(key)
                 if taught is not None and short_key(key) in taught:
                     continue
                 self.counts[key] = self.counts.get(key, 0) + 1
                 self.pending_counts[key] = self.pending_counts.get(key, 0) + 1
                 if params.keep_text and key not in self.pending_texts:
-                    self.pending_texts[key] = normalise_line(line)
+                    self.pending_texts[key] = text
         limit = keep_limit(self.pages_processed, params)
         kept = [
             line
