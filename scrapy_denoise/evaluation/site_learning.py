@@ -201,10 +201,11 @@ def run_site(
     elif config.mode in ("added", "added-next"):
         with tempfile.TemporaryDirectory(prefix="denoise-sites-") as tmp:
             store_url = f"sqlite:///{Path(tmp) / 'store.db'}"
+            versions = [_with_added_line(page) for page in pages]
             with Denoiser(options=options, store=store_url) as first:
-                for page in pages:
-                    first.extract(page.html, _url(page), learn=True)
-            added = [_with_added_line(page) for page in pages]
+                for page, (html, _) in zip(pages, versions, strict=True):
+                    first.extract(html, _url(page), learn=True)
+            added = [html for _, html in versions]
             scored = 0 if config.mode == "added" else 1
             for crawl in range(scored + 1):
                 with Denoiser(options=options, store=store_url) as denoiser:
@@ -236,11 +237,12 @@ def run_site(
     return row
 
 
-def _with_added_line(page: SitePage) -> bytes | str:
-    """An article page with :data:`ADDED_LINE` as a paragraph after the last ``<p>`` whose
-    text is in the page's truth (the page as it is when it has none)."""
+def _with_added_line(page: SitePage) -> tuple[bytes | str, bytes | str]:
+    """An article page before and after the site added :data:`ADDED_LINE` as a paragraph
+    after the last ``<p>`` whose text is in the page's truth. Both are serialised by lxml,
+    so the line is all that changes; a page without such a paragraph is served as is."""
     if page.kind != "article" or not page.truth:
-        return page.html
+        return page.html, page.html
     truth = " ".join(page.truth.split())
     root = lxml.html.fromstring(decode(page.html).text)
     last = None
@@ -249,11 +251,13 @@ def _with_added_line(page: SitePage) -> bytes | str:
         if len(text) >= 20 and text in truth:
             last = p
     if last is None:
-        return page.html
+        return page.html, page.html
+    before = str(lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>"))
     added = lxml.html.Element("p")
     added.text = ADDED_LINE
     last.addnext(added)
-    return str(lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>"))
+    after = str(lxml.html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>"))
+    return before, after
 
 
 def run_peer(site: str, pages: Sequence[SitePage], name: str, extractor: Extractor) -> SiteRow:
@@ -372,7 +376,9 @@ Denoiser on that file extracts the article pages with `learn=False` (persistence
 what is measured). *added line* rows: the site added a paragraph after the last paragraph
 of every article's story (`ADDED_LINE`, not in the truth) since a first crawl with
 `learn=True` into a SQLite file; new Denoisers on that file re-crawl it (every page,
-`learn=True`), and the row scores the first re-crawl or the one after. A URL counts its
+`learn=True`), and the row scores the first re-crawl or the one after. The article pages
+of all three crawls are serialised by lxml (which alone changes some pages' extraction),
+so the line is all that differs between them. A URL counts its
 page in line statistics on its first visit and the lines it gained on later ones, so the
 added line goes once it is on more than a third of the pages (RC at least 60); the rows the
 first re-crawl wrote before then keep it. *learn from every page* sets
