@@ -158,7 +158,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             runs.append((baseline_name, baseline, args.baseline, "--baseline"))
         for label, method_params, raw, option in runs:
             try:
-                extractor = method_extractor(method, method_params)
+                extractor = method_extractor(
+                    method, method_params, keep_headline=not args.drop_headline
+                )
                 # the model file is read on first use: fail here, not on every page
                 extractor("<p>A first sentence to check the method's parameters.</p>", "")
             except (OSError, TypeError, ValueError) as error:
@@ -196,6 +198,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``--drop-headline`` of ``extract`` and ``eval``
+_DROP_HEADLINE_HELP = (
+    "leave out the text's first line that is the title (DENOISE_KEEP_HEADLINE = False)"
+)
+
+
 def _on_one_page(
     args: argparse.Namespace, command: str, work: Callable[[Denoiser], _T]
 ) -> tuple[int, _T | None]:
@@ -218,7 +226,10 @@ def _on_one_page(
         return 2, None
     try:
         with Denoiser(
-            method=method, store=store or False, method_params={method: params}
+            method=method,
+            store=store or False,
+            method_params={method: params},
+            keep_headline=not getattr(args, "drop_headline", False),
         ) as denoiser:
             return 0, work(denoiser)
     except (OSError, TypeError, ValueError) as error:
@@ -602,6 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", help="parameters of the method as JSON (as for eval)")
     p.add_argument("--store", help="database URL with learned site state (read only)")
     p.add_argument("--json", action="store_true", help="print the article as JSON")
+    p.add_argument("--drop-headline", action="store_true", help=_DROP_HEADLINE_HELP)
     p.set_defaults(func=_cmd_extract)
 
     p = sub.add_parser("eval", help="score extraction on datasets with ground truth")
@@ -637,6 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
         "are the halves of dev, to score a model trained with `train blocks --split dev-a` "
         "out of sample)",
     )
+    p.add_argument("--drop-headline", action="store_true", help=_DROP_HEADLINE_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_eval)

@@ -20,7 +20,7 @@ from .document import Document, load_document, text_chars
 from .language import detect_language
 from .metadata import extract_metadata
 from .methods import Method, create_method
-from .methods.line_rules import without_rule_lines
+from .methods.line_rules import without_headline, without_rule_lines
 from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
@@ -276,6 +276,9 @@ class Denoiser:
             kept = learner.filter_lines(site, lines, learn=teach, url=doc.url)
             removed_lines = len(lines) - len(kept)
             lines = kept
+        if not opts.keep_headline:
+            # after learning, which counts the same lines whichever way this is set
+            lines = without_headline(lines, meta.title)
         text = "\n".join(lines)
         if learner is not None and learn and site:
             fingerprint = _fingerprint(doc, extraction.lines)

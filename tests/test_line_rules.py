@@ -6,9 +6,11 @@ import pytest
 
 from scrapy_denoise import Denoiser
 from scrapy_denoise.methods.line_rules import (
+    HEADLINE_LINES,
     dangling_labels,
     is_stock_line,
     line_rule,
+    without_headline,
     without_rule_lines,
 )
 
@@ -238,3 +240,48 @@ def test_labels_left_dangling_at_the_end_are_dropped() -> None:
     assert dangling_labels(["Story.", said]) == 0
     assert dangling_labels(["Bookmark with:"]) == 1
     assert dangling_labels([]) == 0
+
+
+def test_the_headline_goes_once_from_the_top_of_the_text_whitespace_and_case_aside() -> None:
+    title = "Tram line to reach the harbour"
+    lines = ["Local news", "TRAM line  to reach the harbour ", "The council voted.", title]
+    # the first equal line within the first HEADLINE_LINES; the story's later quote stays
+    assert without_headline(lines, title) == ["Local news", "The council voted.", title]
+
+
+@pytest.mark.parametrize(
+    ("lines", "title"),
+    [
+        (["Tram line to reach the harbour", "The council voted."], None),
+        (["Tram line to reach the harbour", "The council voted."], ""),
+        # a headline that is not the title (a subtitle run into it) is not certainly it
+        (
+            ["Tram line to reach the harbour: what it costs", "Story."],
+            "Tram line to reach the harbour",
+        ),
+        # too far down to be the headline
+        ([*(f"Line {i}." for i in range(HEADLINE_LINES)), "Tram line"], "Tram line"),
+        ([], "Tram line"),
+    ],
+)
+def test_text_without_its_title_near_the_top_is_kept_whole(
+    lines: list[str], title: str | None
+) -> None:
+    assert without_headline(lines, title) == lines
+
+
+def test_the_denoiser_drops_the_headline_only_when_asked() -> None:
+    paragraph = (
+        "The council voted on Monday to extend the tram line to the harbour, a project that "
+        "residents have asked for since the old ferry stopped running ten years ago. "
+    )
+    html = f"""<html><head><title>Tram line to reach the harbour - Daily</title></head>
+    <body><article><h1>Tram line to reach the harbour</h1><p>{paragraph * 2}</p>
+    <p>{paragraph * 2}</p></article></body></html>"""
+    url = "https://news.example/tram"
+    with Denoiser(store=False) as keeping, Denoiser(store=False, keep_headline=False) as dropping:
+        kept, dropped = keeping.extract(html, url), dropping.extract(html, url)
+    assert kept.text.split("\n")[0] == "Tram line to reach the harbour"
+    assert dropped.text.split("\n") == kept.text.split("\n")[1:]
+    assert dropped.title == kept.title == "Tram line to reach the harbour"
+    assert dropped.identity == kept.identity  # one row per article whichever way it is set

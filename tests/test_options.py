@@ -22,6 +22,7 @@ from scrapy_denoise.methods import UnknownMethodError
         ({"owner": ""}, ValueError, "DenoiseOptions.owner must not be empty"),
         ({"owner": None}, TypeError, "DenoiseOptions.owner must be a str"),
         ({"templates": "no"}, TypeError, "DenoiseOptions.templates must be True or False"),
+        ({"keep_headline": 0}, TypeError, "DenoiseOptions.keep_headline must be True or False"),
         ({"site_prefixes": "https://x.org/blog/"}, TypeError, "site_prefixes must be a tuple"),
         ({"site_prefixes": (1,)}, TypeError, "site_prefixes must be a tuple"),
         ({"rules": None}, TypeError, "DenoiseOptions.rules must be a PageRules, got NoneType"),

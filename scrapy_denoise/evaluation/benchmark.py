@@ -22,14 +22,16 @@ _REFERENCE = "trafilatura"
 
 
 def method_extractor(
-    method: str, params: Mapping[str, object] | None = None
+    method: str, params: Mapping[str, object] | None = None, *, keep_headline: bool = True
 ) -> Callable[[str, str | None], str]:
     """Our extractor as the crawl runs it on unrelated single pages (no site store);
     ``params`` overrides the method's parameters (e.g. another model file)."""
     from .. import Denoiser
 
     method_params = {method: dict(params)} if params else {}
-    denoiser = Denoiser(method=method, store=False, method_params=method_params)
+    denoiser = Denoiser(
+        method=method, store=False, method_params=method_params, keep_headline=keep_headline
+    )
 
     def extract(html: str, url: str | None = None) -> str:
         return denoiser.extract(html, url or "").text

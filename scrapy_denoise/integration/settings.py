@@ -189,6 +189,15 @@ class DenoiseConfig:
             "bool",
         ),
     )
+    keep_headline: bool = field(
+        default=DenoiseOptions().keep_headline,
+        metadata=_doc(
+            "Keep the headline in the text. ``False`` drops the text's first line that is "
+            "the article's title, which the item and the database keep in a field of its "
+            "own.",
+            "bool",
+        ),
+    )
     site_prefixes: tuple[str, ...] = field(
         default=(),
         metadata=_doc(
@@ -471,6 +480,7 @@ _OPTION_FIELDS: dict[str, str] = {
     "max_bytes": "max_bytes",
     "templates": "templates_enabled",
     "line_stats": "line_stats_enabled",
+    "keep_headline": "keep_headline",
     "site_prefixes": "site_prefixes",
     "skip_noise_pages": "skip_noise_pages",
     "page_model": "page_model",
