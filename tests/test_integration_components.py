@@ -141,6 +141,9 @@ def test_rule_setting_none_switches_rule_off() -> None:
     config = DenoiseConfig.from_settings(crawler.settings)
     assert config.rules().min_text_chars is None
     assert config.rules().max_links == 250
+    assert config.rules().declared_collection  # on by default
+    crawler = crawler_for(DENOISE_RULE_DECLARED_COLLECTION="False")  # as `-s` gives it
+    assert not DenoiseConfig.from_settings(crawler.settings).rules().declared_collection
 
 
 def test_fields_setting_merges_into_defaults_and_none_removes() -> None:

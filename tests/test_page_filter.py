@@ -14,7 +14,7 @@ from sklearn.svm import SVC
 from scrapy_denoise.document import load_document
 from scrapy_denoise.models.svm import SvmModel
 from scrapy_denoise.models.train_pages import PAGE_TYPE_LABELS, LabelledPage, _fit
-from scrapy_denoise.page.classifier import PageClassifier
+from scrapy_denoise.page.classifier import PageClassifier, declares_collection
 from scrapy_denoise.page.features import FEATURE_NAMES, PageFeatures, page_features, url_depth
 from scrapy_denoise.page.model import (
     DEFAULT_MODEL_PATH,
@@ -319,6 +319,80 @@ def test_a_declared_article_overrules_the_model_but_not_the_rules() -> None:
     assert verdict.is_noise and verdict.reason == "url_pattern"
     empty = _list_html().replace("<head>", '<head><meta property="article:published_time">')
     assert classifier.classify(load_document(empty, url)).is_noise
+
+
+def _with_json_ld(html: str, *objects: object) -> str:
+    scripts = "".join(
+        f'<script type="application/ld+json">{json.dumps(o)}</script>' for o in objects
+    )
+    return html.replace("<head>", f"<head>{scripts}")
+
+
+_YOAST_ARCHIVE = {
+    "@context": "https://schema.org",
+    "@graph": [
+        {"@type": "CollectionPage", "@id": "https://news.example.com/politics/", "name": "x"},
+        {"@type": "BreadcrumbList", "itemListElement": []},
+        {"@type": "WebSite", "@id": "https://news.example.com/#website"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("objects", "expected"),
+    [
+        ((_YOAST_ARCHIVE,), True),
+        (({"@type": ["SearchResultsPage", "WebPage"]},), True),
+        (({"@type": "ProfilePage", "mainEntity": {"@type": "Person", "name": "Jane Roe"}},), True),
+        # an article beside it, in the graph or in a script of its own: the page is a story
+        (({"@graph": [*_YOAST_ARCHIVE["@graph"], {"@type": "NewsArticle"}]},), False),
+        ((_YOAST_ARCHIVE, {"@type": "BlogPosting", "headline": "h"}), False),
+        # a story that is part of its section's collection names the section, not itself
+        (({"@type": "NewsArticle", "isPartOf": {"@type": "CollectionPage"}},), False),
+        # a list inside a story ("10 best ...") and the plain page type say nothing
+        (({"@type": "ItemList"}, {"@type": "WebPage"}), False),
+        ((), False),
+    ],
+)
+def test_a_page_declares_a_collection_only_as_its_own_type(
+    objects: tuple[object, ...], expected: bool
+) -> None:
+    doc = load_document(_with_json_ld(_article_html(), *objects), _ARTICLE_URL)
+    assert declares_collection(doc) is expected
+
+
+def test_a_broken_json_ld_declares_nothing() -> None:
+    html = _article_html().replace(
+        "<head>", '<head><script type="application/ld+json">{"@type": "CollectionPage",</script>'
+    )
+    assert not declares_collection(load_document(html, _ARTICLE_URL))
+
+
+def test_a_declared_collection_is_noise_before_the_features_unless_switched_off() -> None:
+    # an article's layout and URL: only the declaration says it is a list
+    html = _with_json_ld(_article_html(), _YOAST_ARCHIVE)
+    classifier = default_page_classifier()
+    assert not classifier.classify(load_document(_article_html(), _ARTICLE_URL)).is_noise
+    verdict = classifier.classify(load_document(html, _ARTICLE_URL))
+    assert verdict.is_noise and verdict.reason == "declared_collection"
+    # the URL's rules come first: theirs is the reason where both fire
+    tag_url = "https://news.example.com/tags/budget/"
+    assert classifier.classify(load_document(html, tag_url)).reason == "url_pattern"
+    off = PageClassifier(PageRules(declared_collection=False), classifier.model)
+    assert not off.classify(load_document(html, _ARTICLE_URL)).is_noise
+    # the held-out report's path (cached features) gives the same verdicts
+    features = page_features(load_document(html, _ARTICLE_URL))
+    by_rule = apply_rules(features, _ARTICLE_URL, PageRules(), collection=True)
+    assert by_rule is not None and by_rule.reason == "declared_collection"
+    assert (
+        apply_rules(features, _ARTICLE_URL, PageRules(declared_collection=False), collection=True)
+        is None
+    )
+
+
+def test_the_declared_collection_rule_takes_only_a_bool() -> None:
+    with pytest.raises(TypeError, match="declared_collection must be True or False"):
+        PageRules(declared_collection=None)  # type: ignore[arg-type]
 
 
 def test_a_page_without_url_is_scored_as_a_typical_url() -> None:

@@ -298,6 +298,16 @@ class DenoiseConfig:
             "optional_float",
         ),
     )
+    rule_declared_collection: bool = field(
+        default=_RULES.declared_collection,
+        metadata=_doc(
+            "Page filter: a page whose JSON-LD declares it a ``CollectionPage``, "
+            "``SearchResultsPage`` or ``ProfilePage`` (archive, category, tag, search and "
+            "author pages, as SEO plugins mark them) and declares no article is noise "
+            "(``declared_collection``). ``False`` switches the rule off.",
+            "bool",
+        ),
+    )
     rule_changing_min_visits: int | None = field(
         default=_RULES.changing_min_visits,
         metadata=_doc(

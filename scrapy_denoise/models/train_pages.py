@@ -91,7 +91,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..document import load_document
-from ..page.classifier import declares_article, model_verdict
+from ..page.classifier import declares_article, declares_collection, model_verdict
 from ..page.features import FEATURE_NAMES, PageFeatures, page_features
 from ..page.model import PageSvm
 from ..page.rules import PageRules, apply_rules
@@ -158,8 +158,8 @@ _SITE_HOST = "http://127.0.0.1"
 #: features that are counts or lengths: log-scaled before the [-1, 1] scaling
 _LOG_FEATURES = tuple(n for n in FEATURE_NAMES if n != "text_ratio")
 _URL_FEATURES = ("url_len", "url_depth")
-#: 4: the cache holds the skipped pages' counts too
-_CACHE_VERSION = 4
+#: 4: the cache holds the skipped pages' counts too; 5: and each page's declares_collection
+_CACHE_VERSION = 5
 #: cross-validation folds of the page SVM, and so the fewest pages of each class it needs
 _FOLDS = 5
 #: the operating point: the SVM may lose at most 1 % of the (out-of-fold) article pages
@@ -183,6 +183,9 @@ class LabelledPage:
     #: the page declares an article with a publication time, which overrules the SVM's
     #: noise verdict (:func:`~scrapy_denoise.page.classifier.declares_article`)
     declares_article: bool = False
+    #: the page declares itself a list (the ``declared_collection`` rule,
+    #: :func:`~scrapy_denoise.page.classifier.declares_collection`)
+    declares_collection: bool = False
 
     @property
     def label(self) -> str | None:
@@ -248,6 +251,7 @@ def _cache_key(data_dir: Path, sources: Sources) -> str:
         "encoding.py",
         "page/features.py",
         "page/classifier.py",
+        "metadata/_page.py",
         "evaluation/datasets.py",
     ):
         digest.update((package / rel).read_bytes())
@@ -280,6 +284,7 @@ def _labelled(
         holdout,
         page_features(doc).vector(),
         declares_article(doc),
+        declares_collection(doc),
     )
 
 
@@ -754,7 +759,9 @@ def _score(pages: Sequence[LabelledPage], svm: PageSvm, rules: PageRules) -> lis
     out: list[_Scored] = []
     for page, prob in zip(pages, probs, strict=True):
         features = PageFeatures(*page.features)  # type: ignore[arg-type]
-        verdict = apply_rules(features, page.url, rules, pattern=pattern)
+        verdict = apply_rules(
+            features, page.url, rules, pattern=pattern, collection=page.declares_collection
+        )
         svm_noise = model_verdict(float(prob), page.declares_article).is_noise
         out.append(_Scored(page, verdict.reason if verdict else None, svm_noise))
     return out

@@ -7,12 +7,25 @@ from typing import Protocol
 
 from ..document import Document
 from ..metadata import extract_metadata
+from ..metadata._page import is_article, json_ld_objects
 from .features import PageFeatures, page_features
 from .links import LinkCount
-from .rules import PageHistory, PageRules, feature_rules, url_rules
+from .rules import PageHistory, PageRules, declaration_rule, feature_rules, url_rules
 from .verdict import PageVerdict
 
-__all__ = ["PageClassifier", "PageModel", "declares_article", "model_verdict"]
+__all__ = [
+    "PageClassifier",
+    "PageModel",
+    "declares_article",
+    "declares_collection",
+    "model_verdict",
+]
+
+#: schema.org types of a page that lists other pages: an archive, category or tag page
+#: (``CollectionPage``), a search (``SearchResultsPage``), an author's page
+#: (``ProfilePage``). Not ``ItemList``: articles carry one for a list inside the story
+#: (17 wcxb article pages, "10 best ..." posts), and not ``WebPage``, which every page is.
+_COLLECTION_TYPES = frozenset({"CollectionPage", "SearchResultsPage", "ProfilePage"})
 
 
 def declares_article(doc: Document) -> bool:
@@ -29,6 +42,30 @@ def declares_article(doc: Document) -> bool:
     """
     value = doc.head.meta.get("article:published_time")
     return bool(value and value.strip())
+
+
+def declares_collection(doc: Document) -> bool:
+    """Does the page's JSON-LD say it is a list of other pages, and nothing an article?
+
+    SEO plugins write the page's own type into its JSON-LD (Yoast's and Rank Math's
+    ``@graph`` on every WordPress archive, category, tag, author and search page), and a
+    type a publisher declares is firmer evidence than layout: on the shared data, 14 pages
+    declare one of :data:`_COLLECTION_TYPES` with no article beside it, all of them wcxb
+    collection and listing pages, none an article (2026-11-28); four of them had passed the
+    rules and the SVM. Only top-level objects and ``@graph`` members count: a
+    ``NewsArticle`` that is ``isPartOf`` a ``CollectionPage`` (two google-trends stories)
+    names its section, not itself.
+    """
+    if not doc.head.json_ld:
+        return False
+    found = False
+    for obj in json_ld_objects(doc.head.json_ld):
+        if is_article(obj):
+            return False
+        kind = obj.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        found = found or any(isinstance(k, str) and k in _COLLECTION_TYPES for k in kinds)
+    return found
 
 
 def model_verdict(score: float, declared_article: bool) -> PageVerdict:
@@ -71,6 +108,8 @@ class PageClassifier:
             return PageVerdict(True, 1.0, "not_html")
         # apply_rules in two steps: a URL verdict needs no page features
         verdict = url_rules(doc.url, self.rules, pattern=self._pattern)
+        if verdict is None and self.rules.declared_collection:
+            verdict = declaration_rule(declares_collection(doc), self.rules)
         if verdict is None:
             features = page_features(doc)
             verdict = feature_rules(features, self.rules, history)

@@ -10,7 +10,11 @@ development articles of the other extraction datasets, and then kept
 generic (round numbers, URL patterns of common CMSs rather than of those sites), so the
 rule rows of the held-out report (``models/train_pages.evaluate_pages``) are not fully
 held out; the SVM rows are. Every rule can be switched off by setting its threshold to
-``None`` (patterns: an empty tuple).
+``None`` (patterns: an empty tuple; ``declared_collection``: ``False``).
+
+One rule is not the paper's: ``declared_collection``, a page that names itself a list in
+its JSON-LD (:func:`~.classifier.declares_collection`), which no layout threshold can
+say as surely.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ __all__ = [
     "PageHistory",
     "PageRules",
     "apply_rules",
+    "declaration_rule",
     "feature_rules",
     "is_root_path",
     "url_rules",
@@ -134,6 +139,10 @@ class PageRules:
     max_links: int | None = 2000
     #: link text / non-link text above this: noise (paper rule 6)
     max_link_text_ratio: float | None = 10.0
+    #: the page declares itself a list in its JSON-LD (``CollectionPage``,
+    #: ``SearchResultsPage``, ``ProfilePage``) and declares no article
+    #: (:func:`~.classifier.declares_collection`)
+    declared_collection: bool = True
     #: content changed on every one of at least this many earlier visits (paper rule 3)
     changing_min_visits: int | None = 3
     #: a page that passed the rules and the SVM, with neither a publication date nor an
@@ -143,6 +152,10 @@ class PageRules:
     navigation_min_links: int | None = 1
 
     def __post_init__(self) -> None:
+        if not isinstance(self.declared_collection, bool):
+            raise TypeError(
+                f"declared_collection must be True or False, not {self.declared_collection!r}"
+            )
         # A threshold out of range does not fail later: it quietly makes a rule fire on
         # every page or on none, so it is refused where it is set (settings, CLI, API).
         _check_at_least("min_text_chars", self.min_text_chars, 0)
@@ -216,16 +229,28 @@ def apply_rules(
     history: PageHistory | None = None,
     *,
     pattern: re.Pattern[str] | None = None,
+    collection: bool = False,
 ) -> PageVerdict | None:
     """The first rule that fires, as a noise verdict; ``None`` when no rule fires.
 
     Rules are ordered cheapest and most certain first, so the reason names the clearest
-    evidence: the URL's (:func:`url_rules`), then the page's (:func:`feature_rules`).
-    (``navigation_min_links`` is applied by the classifier, after the SVM: see
-    :class:`~.classifier.PageClassifier`.)
+    evidence: the URL's (:func:`url_rules`), the page's word for itself (``collection``:
+    :func:`~.classifier.declares_collection`, :func:`declaration_rule`), then the page's
+    features (:func:`feature_rules`). (``navigation_min_links`` is applied by the
+    classifier, after the SVM: see :class:`~.classifier.PageClassifier`.)
     """
     verdict = url_rules(url, rules, pattern=pattern, depth=features.url_depth)
+    if verdict is None:
+        verdict = declaration_rule(collection, rules)
     return verdict if verdict is not None else feature_rules(features, rules, history)
+
+
+def declaration_rule(collection: bool, rules: PageRules) -> PageVerdict | None:
+    """``declared_collection``: the page says in its JSON-LD that it is a list of other
+    pages and not an article (``collection``, from :func:`~.classifier.declares_collection`)."""
+    if collection and rules.declared_collection:
+        return PageVerdict(True, 1.0, "declared_collection")
+    return None
 
 
 def url_rules(

@@ -11,6 +11,8 @@ __all__ = ["REASONS", "PageVerdict"]
 REASONS: dict[str, str] = {
     "url_pattern": "URL of a tag, category, search, feed, archive or paging page",
     "shallow_url": "home page (shallow URL path)",
+    "declared_collection": "the page's JSON-LD declares a collection, search or profile page "
+    "and no article",
     "little_text": "too little text outside links",
     "many_links": "too many links",
     "link_text_ratio": "far more link text than other text",
