@@ -195,6 +195,30 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     assert counts["updated"] + counts["unchanged"] >= 0.9 * len(before)
 
 
+def test_a_crawl_told_to_drop_the_headline_stores_the_title_beside_the_text_only(
+    demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path], tmp_path: Path
+) -> None:
+    """The setting reaches the core in its own process, and the rows show it: the demo
+    site's truth, like the shared sites', has no headline."""
+    _, kept_url, _ = sqlite_crawl
+    db_url = f"sqlite:///{tmp_path / 'headless.sqlite3'}"
+    settings = {"DENOISE_DATABASE_URL": db_url, "DENOISE_KEEP_HEADLINE": "False"}
+    run = run_crawl(demo_site.start_url, tmp_path, settings)
+    run.check_finished()
+    kept, dropped = read_articles(kept_url), read_articles(db_url)
+
+    def first_line_is_title(a: Any) -> bool:
+        return " ".join(a.text.split("\n")[0].split()).casefold() == (a.title or "").casefold()
+
+    assert sum(map(first_line_is_title, kept)) >= len(kept) // 2
+    assert not any(map(first_line_is_title, dropped))
+    assert all(a.title for a in dropped)
+    before = score(kept, demo_site.truth, run.html_paths()).text.f1
+    after = score(dropped, demo_site.truth, run.html_paths()).text.f1
+    print(f"\n  text F1, headline kept {before:.3f}, dropped {after:.3f}")
+    assert before is not None and after is not None and after > before
+
+
 def test_plugin_reaches_as_many_articles_as_plain_crawl(
     demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path]
 ) -> None:
