@@ -198,7 +198,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-#: ``--drop-headline`` of ``extract`` and ``eval``
+#: ``--drop-headline`` of ``extract``, ``report`` and ``eval``
 _DROP_HEADLINE_HELP = (
     "leave out the text's first line that is the title (DENOISE_KEEP_HEADLINE = False)"
 )
@@ -229,7 +229,7 @@ def _on_one_page(
             method=method,
             store=store or False,
             method_params={method: params},
-            keep_headline=not getattr(args, "drop_headline", False),
+            keep_headline=not args.drop_headline,
         ) as denoiser:
             return 0, work(denoiser)
     except (OSError, TypeError, ValueError) as error:
@@ -729,6 +729,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store", help="database URL with learned site state (read only)")
     p.add_argument("--method", default=None, help="extraction method (default: the chain)")
     p.add_argument("--params", help="parameters of the method as JSON (as for extract)")
+    p.add_argument("--drop-headline", action="store_true", help=_DROP_HEADLINE_HELP)
     p.add_argument(
         "-o", "--out", default="report.html", help="HTML file to write (default: %(default)s)"
     )

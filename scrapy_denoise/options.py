@@ -29,9 +29,10 @@ class DenoiseOptions:
     templates: bool = True
     #: remove lines that recur across a site's pages after extraction
     line_stats: bool = True
-    #: keep the headline in the text; ``False`` drops the text's first line that is the
-    #: article's title (``Article.title``), for a store that keeps the title beside it. The
-    #: six datasets' truth mostly has the headline, the shared sites' truth never does.
+    #: keep the headline in the text; ``False`` drops the first of the text's first five
+    #: lines that is the article's title (``Article.title``), for a store that keeps the
+    #: title beside it. Five of the six datasets' truth has the headline, the shared
+    #: sites' truth never does.
     keep_headline: bool = True
     #: URL prefixes that are sites of their own (portals hosting several sites); a list is
     #: kept as a tuple

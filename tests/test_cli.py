@@ -188,7 +188,7 @@ def test_extract_takes_the_same_params(tmp_path: Path, capsys: pytest.CaptureFix
     assert "No such file" in capsys.readouterr().err
 
 
-def test_extract_and_eval_drop_the_headline_when_asked(
+def test_extract_report_and_eval_drop_the_headline_when_asked(
     tmp_path: Path, dataset: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     page = tmp_path / "budget.html"
@@ -199,6 +199,10 @@ def test_extract_and_eval_drop_the_headline_when_asked(
     dropped = json.loads(capsys.readouterr().out)
     assert kept["text"].split("\n")[0] == kept["title"]
     assert dropped["text"].split("\n") == kept["text"].split("\n")[1:]
+    out = tmp_path / "report.html"
+    assert main(["report", str(page), "--drop-headline", "-o", str(out)]) == 0
+    assert "the headline, left out of the text" in out.read_text(encoding="utf-8")
+    capsys.readouterr()
     # the toy dataset's truth is the story without its headline, as the shared sites' is
     precision = {}
     for flags in ([], ["--drop-headline"]):

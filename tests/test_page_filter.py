@@ -111,7 +111,7 @@ def test_features_of_an_empty_page() -> None:
 
 
 def _reason(html: str, url: str, history: PageHistory | None = None) -> str | None:
-    verdict = apply_rules(_features(html, url), url, PageRules(), history)
+    verdict = apply_rules(_features(html, url), url, PageRules(), history, collection=False)
     return verdict.reason if verdict else None
 
 
@@ -271,7 +271,7 @@ def test_rules_can_be_switched_off() -> None:
     assert off.compiled_patterns() is None
     html = '<html><body><a href="/">Home</a></body></html>'
     url = "https://news.example.com/tags/"
-    assert apply_rules(_features(html, url), url, off, PageHistory(9, 9)) is None
+    assert apply_rules(_features(html, url), url, off, PageHistory(9, 9), collection=False) is None
 
 
 # -- shipped model ----------------------------------------------------------------------
@@ -361,11 +361,42 @@ def test_a_page_declares_a_collection_only_as_its_own_type(
     assert declares_collection(doc) is expected
 
 
-def test_a_broken_json_ld_declares_nothing() -> None:
-    html = _article_html().replace(
-        "<head>", '<head><script type="application/ld+json">{"@type": "CollectionPage",</script>'
-    )
+def _with_raw_json_ld(html: str, *blobs: str) -> str:
+    scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blobs)
+    return html.replace("<head>", f"<head>{scripts}")
+
+
+@pytest.mark.parametrize(
+    "blobs",
+    [
+        # a blob that does not parse may be the article: no verdict from what was not read
+        ['{"@type": "CollectionPage",'],
+        [json.dumps(_YOAST_ARCHIVE), '{"@type": "NewsArticle", "headline": '],
+        # the article behind more objects than are read
+        [json.dumps([{"@type": "CollectionPage"}, *({"@type": "ImageObject"},) * 250])],
+        [json.dumps([*({"@type": "ImageObject"},) * 250, {"@type": "NewsArticle"}])],
+        # JSON-LD 1.1's @graph of one object, and Article subtypes named "...Posting"
+        [json.dumps(_YOAST_ARCHIVE), json.dumps({"@graph": {"@type": "NewsArticle"}})],
+        [json.dumps({"@graph": [*_YOAST_ARCHIVE["@graph"], {"@type": "LiveBlogPosting"}]})],
+        [json.dumps(_YOAST_ARCHIVE), json.dumps({"@type": "SocialMediaPosting"})],
+        # a raw newline in an article's text, as some CMSs write it, still names an article
+        [json.dumps(_YOAST_ARCHIVE), '{"@type": "NewsArticle", "articleBody": "a\nb"}'],
+        # types that are not strings are not types
+        [json.dumps({"@type": [None, 3, {"x": "CollectionPage"}]})],
+    ],
+)
+def test_json_ld_that_may_hide_an_article_declares_no_collection(blobs: list[str]) -> None:
+    html = _with_raw_json_ld(_article_html(), *blobs)
     assert not declares_collection(load_document(html, _ARTICLE_URL))
+
+
+def test_a_list_pages_item_list_does_not_use_up_the_objects_read() -> None:
+    items = [{"@type": "ListItem", "position": i, "url": f"/s/{i}"} for i in range(500)]
+    archive = {
+        "@graph": [{"@type": "CollectionPage"}, {"@type": "ItemList", "itemListElement": items}]
+    }
+    html = _with_raw_json_ld(_article_html(), json.dumps(archive))
+    assert declares_collection(load_document(html, _ARTICLE_URL))
 
 
 def test_a_declared_collection_is_noise_before_the_features_unless_switched_off() -> None:
@@ -535,7 +566,8 @@ def test_the_rules_keep_the_news_articles_of_a_dataset_they_were_not_set_on(
     dropped = []
     for page in iter_pages(shared_data / "extraction" / "l3s-gn1.zip"):
         url = page.url or ""
-        if apply_rules(page_features(load_document(page.html, url)), url, rules) is not None:
+        doc = load_document(page.html, url)
+        if apply_rules(page_features(doc), url, rules, collection=declares_collection(doc)):
             dropped.append(url)
     assert len(dropped) <= 4, dropped
 

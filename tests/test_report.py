@@ -273,6 +273,23 @@ def test_fates_after_learning_templates_and_line_statistics() -> None:
     assert "site https://news.example: line statistics learned from 22 pages" in report.notes
 
 
+def test_a_headline_left_out_is_named_so_not_put_on_line_statistics() -> None:
+    with Denoiser(keep_headline=False) as denoiser:  # in-memory store, as a crawl has
+        for i in range(1, 23):  # line statistics learn FOLLOW, as above
+            learned_url, learned_page = site_page(i)
+            denoiser.extract(learned_page, learned_url)
+        url, page = site_page(0)
+        report = build_page_report(page, url, denoiser=denoiser)
+    headline_text = "All about the tram line extension"  # site_page(0)'s <h1>
+    assert report.article.title == headline_text
+    assert headline_text not in report.article.text.split("\n")
+    headline = next(b for b in report.blocks if b.text == headline_text)
+    assert headline.fate == "method" and headline.lines[0]["status"] == "headline"
+    assert "keep_headline=False" in headline.decided_by
+    follow = next(b for b in report.blocks if b.text == FOLLOW)
+    assert follow.fate == "linestats"
+
+
 def test_noise_page_gets_a_banner() -> None:
     with Denoiser(store=False) as denoiser:
         _, page = site_page(3)

@@ -192,9 +192,9 @@ class DenoiseConfig:
     keep_headline: bool = field(
         default=DenoiseOptions().keep_headline,
         metadata=_doc(
-            "Keep the headline in the text. ``False`` drops the text's first line that is "
-            "the article's title, which the item and the database keep in a field of its "
-            "own.",
+            "Keep the headline in the text. ``False`` drops the first of the text's first "
+            "five lines that is the article's title, which the ``title`` field keeps (unless "
+            "``DENOISE_FIELDS`` leaves it out).",
             "bool",
         ),
     )

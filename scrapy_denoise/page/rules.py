@@ -229,14 +229,15 @@ def apply_rules(
     history: PageHistory | None = None,
     *,
     pattern: re.Pattern[str] | None = None,
-    collection: bool = False,
+    collection: bool,
 ) -> PageVerdict | None:
     """The first rule that fires, as a noise verdict; ``None`` when no rule fires.
 
     Rules are ordered cheapest and most certain first, so the reason names the clearest
     evidence: the URL's (:func:`url_rules`), the page's word for itself (``collection``:
-    :func:`~.classifier.declares_collection`, :func:`declaration_rule`), then the page's
-    features (:func:`feature_rules`). (``navigation_min_links`` is applied by the
+    :func:`~.classifier.declares_collection`, :func:`declaration_rule`; required, so that
+    no caller leaves the rule out unawares), then the page's features
+    (:func:`feature_rules`). (``navigation_min_links`` is applied by the
     classifier, after the SVM: see :class:`~.classifier.PageClassifier`.)
     """
     verdict = url_rules(url, rules, pattern=pattern, depth=features.url_depth)

@@ -15,7 +15,8 @@ matches a site template. Fates, in the order the pipeline applies its steps:
 * ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
   the block SVM or text correlativity, did not select it, or it is a copyright or stock
-  line, or a label ending in a colon left at the end of the text);
+  line, or a label ending in a colon left at the end of the text, or the headline that
+  ``keep_headline=False`` leaves out);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
@@ -45,7 +46,7 @@ import lxml.etree as etree
 from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
-from ..methods.line_rules import dangling_labels, line_rule
+from ..methods.line_rules import dangling_labels, headline_index, line_rule
 from ..methods.linestats import keep_limit, line_hash, normalise_line
 from ..methods.template import Unit, extracted_units, page_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -228,13 +229,22 @@ def build_page_report(
             "the method's output could not be matched with the article; fates are approximate"
         )
         removed_by_stats = [False] * len(out_lines)
+    headline = (
+        None
+        if opts.keep_headline
+        else _dropped_headline(out_lines, removed_by_stats, article.title)
+    )
     line_status: list[str] = []
-    after = iter(removed_by_stats)
+    out_index = 0
     for t, rule in zip(is_template, ruled, strict=True):
         if t or rule:
             line_status.append("template" if t else (rule or ""))
+            continue
+        if out_index == headline:
+            line_status.append("headline")
         else:
-            line_status.append("linestats" if next(after) else "kept")
+            line_status.append("linestats" if removed_by_stats[out_index] else "kept")
+        out_index += 1
 
     # Rendered lines of the page, each owned by its innermost block element.
     n = len(doc.nodes)
@@ -310,6 +320,8 @@ def build_page_report(
             decider = "a stock line (such as Advertisement): dropped from every method's output"
         elif fate == "method" and "label" in states:
             decider = "a label ending in a colon left at the end of the text, its list gone"
+        elif fate == "method" and "headline" in states:
+            decider = "the headline, left out of the text (keep_headline=False)"
         else:
             decider = _decider(
                 fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
@@ -369,6 +381,7 @@ _STATUS_FATE = {
     "copyright": "method",
     "stock": "method",
     "label": "method",
+    "headline": "method",
     "dropped": "method",
 }
 _TEMPLATE_DECIDER = (
@@ -578,6 +591,20 @@ def _line_counts(
     wanted = {page_lines[p] for p in status}
     counts = {line: snapshot.line_counts.get(line_hash(normalise_line(line)), 0) for line in wanted}
     return counts, rc, keep_limit(rc, learner.line_params)
+
+
+def _dropped_headline(out_lines: list[str], gaps: list[bool], title: str | None) -> int | None:
+    """Which of the lines missing from the article is the headline ``keep_headline=False``
+    left out (the rest went to line statistics): the line
+    :func:`~..methods.line_rules.without_headline` picks among those line statistics
+    passed, taken as every line in the article and every missing line that is the title."""
+    passed = [
+        k
+        for k, (line, gone) in enumerate(zip(out_lines, gaps, strict=True))
+        if not gone or headline_index([line], title) == 0
+    ]
+    i = headline_index([out_lines[k] for k in passed], title)
+    return passed[i] if i is not None and gaps[passed[i]] else None
 
 
 def _decider(
