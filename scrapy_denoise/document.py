@@ -26,6 +26,7 @@ from .encoding import declares_utf16, decode, normalise_text
 
 if TYPE_CHECKING:
     from .metadata import PageMetadata
+    from .metadata._page import JsonLd
 
 __all__ = [
     "BLOCK_TAGS",
@@ -271,6 +272,8 @@ class Document:
     #: :func:`~.metadata.extract_metadata`'s result, kept by it: the page filter reads the
     #: date and author of the pages it lets through, and their extraction reads them again
     metadata: PageMetadata | None = None
+    #: the page's JSON-LD as :func:`~.metadata._page.page_json_ld` read it, kept by it
+    json_ld: JsonLd | None = None
 
     @property
     def body(self) -> etree._Element:

@@ -24,6 +24,32 @@ def test_json_ld_wins() -> None:
     assert meta.author == "Ann Lee, Bo Chen"
 
 
+def _ld_page(*blobs: str) -> str:
+    scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blobs)
+    return f"<html><head>{scripts}</head><body><p>Text.</p></body></html>"
+
+
+def test_json_ld_is_read_once_in_page_order_and_says_what_it_left_unread() -> None:
+    from scrapy_denoise.metadata._page import MAX_JSON_LD_OBJECTS, page_json_ld
+
+    doc = load_document(
+        _ld_page(
+            '[{"@type": "A"}, {"@graph": [{"@type": "B"}, {"@type": "C"}]}]',
+            '{"@graph": {"@type": "D"}}',  # JSON-LD 1.1: one object as the graph
+        ),
+        "https://news.example/x",
+    )
+    ld = page_json_ld(doc)
+    assert [o["@type"] for o in ld.objects if o.get("@type")] == ["A", "B", "C", "D"]
+    assert ld.complete and page_json_ld(doc) is ld  # kept with the document
+    broken = load_document(_ld_page('{"@type": "A"}', '{"@type": '), "https://news.example/x")
+    assert [o["@type"] for o in page_json_ld(broken).objects] == ["A"]
+    assert not page_json_ld(broken).complete
+    many = "[" + ",".join(['{"@type": "X"}'] * (MAX_JSON_LD_OBJECTS + 1)) + "]"
+    capped = page_json_ld(load_document(_ld_page(many), "https://news.example/x"))
+    assert len(capped.objects) == MAX_JSON_LD_OBJECTS and not capped.complete
+
+
 def test_meta_tags_then_markup() -> None:
     html = """<html><head><title>Story title | Daily News</title>
     <meta property="og:site_name" content="Daily News">

@@ -379,7 +379,7 @@ def _with_raw_json_ld(html: str, *blobs: str) -> str:
         [json.dumps(_YOAST_ARCHIVE), json.dumps({"@graph": {"@type": "NewsArticle"}})],
         [json.dumps({"@graph": [*_YOAST_ARCHIVE["@graph"], {"@type": "LiveBlogPosting"}]})],
         [json.dumps(_YOAST_ARCHIVE), json.dumps({"@type": "SocialMediaPosting"})],
-        # a raw newline in an article's text, as some CMSs write it, still names an article
+        # a raw newline in an article's text, as some CMSs write it: that blob goes unread
         [json.dumps(_YOAST_ARCHIVE), '{"@type": "NewsArticle", "articleBody": "a\nb"}'],
         # types that are not strings are not types
         [json.dumps({"@type": [None, 3, {"x": "CollectionPage"}]})],

@@ -18,7 +18,7 @@ from functools import cache, partial
 
 from ..dates import parse_date
 from ..document import Document
-from ._page import h1s, headline_lines, headline_node, is_article, json_ld_objects
+from ._page import h1s, headline_lines, headline_node, is_article, page_json_ld
 from .author import find_author
 from .published import find_published
 from .title import declared_title, heading_or_title
@@ -47,7 +47,7 @@ def extract_metadata(doc: Document) -> PageMetadata:
 
 def _extract_metadata(doc: Document) -> PageMetadata:
     meta = doc.head.meta
-    ld = json_ld_objects(doc.head.json_ld)
+    ld = list(page_json_ld(doc).objects)
     articles = [o for o in ld if is_article(o)] or ld
     site_names = {v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v}
     headings = h1s(doc)

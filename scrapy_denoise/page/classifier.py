@@ -3,13 +3,11 @@ in a crawl, then the site's links (``navigation_page``)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..document import Document
 from ..metadata import extract_metadata
-from ..metadata._page import is_article
+from ..metadata._page import is_article, page_json_ld
 from .features import PageFeatures, page_features
 from .links import LinkCount
 from .rules import PageHistory, PageRules, declaration_rule, feature_rules, url_rules
@@ -28,9 +26,6 @@ __all__ = [
 #: (``ProfilePage``). Not ``ItemList``: articles carry one for a list inside the story
 #: (17 wcxb article pages, "10 best ..." posts), and not ``WebPage``, which every page is.
 _COLLECTION_TYPES = frozenset({"CollectionPage", "SearchResultsPage", "ProfilePage"})
-#: JSON-LD objects read at most per page for :func:`declares_collection` (a list page's
-#: ``ItemList`` of 20 ``ListItem`` members counts one: members' members are not walked)
-_MAX_JSON_LD_OBJECTS = 200
 
 
 def declares_article(doc: Document) -> bool:
@@ -64,10 +59,11 @@ def declares_collection(doc: Document) -> bool:
     """
     if not doc.head.json_ld:
         return False
+    ld = page_json_ld(doc)
+    if not ld.complete:
+        return False
     found = False
-    for obj in _json_ld_members(doc.head.json_ld):
-        if obj is None:  # unread JSON-LD: no verdict from what was not read
-            return False
+    for obj in ld.objects:
         kinds = obj.get("@type")
         names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
         # schema.org's Article subtypes include LiveBlogPosting, SocialMediaPosting and
@@ -76,36 +72,6 @@ def declares_collection(doc: Document) -> bool:
             return False
         found = found or any(k in _COLLECTION_TYPES for k in names)
     return found
-
-
-def _json_ld_members(blobs: list[str]) -> Iterator[dict[str, Any] | None]:
-    """The top-level objects and ``@graph`` members of the page's JSON-LD, in page order
-    (``@graph`` as a list or, as JSON-LD 1.1 allows, one object); None for a blob that
-    does not parse or when more than :data:`_MAX_JSON_LD_OBJECTS` are met.
-    (:func:`~..metadata._page.json_ld_objects` reads the same objects for the metadata,
-    where the first good ones suffice.) ``strict=False`` reads the raw newlines some CMSs
-    leave in an ``articleBody``."""
-    seen = 0
-    for blob in blobs:
-        try:
-            data = json.loads(blob, strict=False)
-        except (ValueError, RecursionError):
-            yield None
-            return
-        stack: list[Any] = [data]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, list):
-                stack.extend(reversed(item))
-            elif isinstance(item, dict):
-                seen += 1
-                if seen > _MAX_JSON_LD_OBJECTS:
-                    yield None
-                    return
-                yield item
-                graph = item.get("@graph")
-                if isinstance(graph, list | dict):
-                    stack.append(graph)
 
 
 def model_verdict(score: float, declared_article: bool) -> PageVerdict:
