@@ -24,6 +24,19 @@ def test_json_ld_wins() -> None:
     assert meta.author == "Ann Lee, Bo Chen"
 
 
+@pytest.mark.parametrize(
+    "kind", ["LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting", "Report"]
+)
+def test_json_ld_article_subtypes_give_the_headline(kind: str) -> None:
+    # schema.org's Article subtypes are named ...Article, ...Posting or Report; a
+    # WebPage beside one must not win, nor the <title> with its site suffix
+    html = f"""<html><head><title>Live updates: Cosby sentencing - CNN</title>
+    <script type="application/ld+json">[{{"@type": "WebPage", "headline": "Section page"}},
+    {{"@type": "{kind}", "headline": "Cosby sentencing: Live updates"}}]</script></head>
+    <body><p>Text.</p></body></html>"""
+    assert _meta(html).title == "Cosby sentencing: Live updates"
+
+
 def _ld_page(*blobs: str) -> str:
     scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blobs)
     return f"<html><head>{scripts}</head><body><p>Text.</p></body></html>"

@@ -76,10 +76,21 @@ def _read_json_ld(blobs: list[str]) -> JsonLd:
 
 
 def is_article(obj: dict[str, Any]) -> bool:
+    """Is this JSON-LD object one of schema.org's Article types?
+
+    Its subtypes are named ``...Article`` (``NewsArticle``, ``ScholarlyArticle``),
+    ``...Posting`` (``BlogPosting``, ``LiveBlogPosting``, ``SocialMediaPosting``,
+    ``DiscussionForumPosting``) or ``Report``. A live blog's ``LiveBlogPosting`` carries
+    the story's own headline ("Bill Cosby sentencing: Live updates" where the ``<title>``
+    says "Live updates: Bill Cosby sentencing - CNN"); of the shared data's 5,070 pages
+    with truth that was the one whose metadata changed when the ``...Posting`` types joined
+    (2026-11-28).
+    """
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
     return any(
-        isinstance(k, str) and ("Article" in k or k in ("BlogPosting", "Report")) for k in kinds
+        isinstance(k, str) and ("Article" in k or k.endswith("Posting") or k == "Report")
+        for k in kinds
     )
 
 

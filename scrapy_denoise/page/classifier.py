@@ -66,9 +66,7 @@ def declares_collection(doc: Document) -> bool:
     for obj in ld.objects:
         kinds = obj.get("@type")
         names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
-        # schema.org's Article subtypes include LiveBlogPosting, SocialMediaPosting and
-        # DiscussionForumPosting, which is_article (the metadata's test) does not name
-        if is_article(obj) or any(k.endswith("Posting") for k in names):
+        if is_article(obj):
             return False
         found = found or any(k in _COLLECTION_TYPES for k in names)
     return found
