@@ -37,6 +37,17 @@ def test_json_ld_article_subtypes_give_the_headline(kind: str) -> None:
     assert _meta(html).title == "Cosby sentencing: Live updates"
 
 
+def test_a_job_posting_is_not_read_as_the_article() -> None:
+    # schema.org's JobPosting is no Article: the page's own object still gives the date
+    html = """<html><head><script type="application/ld+json">[{"@type": "JobPosting",
+    "title": "Night editor", "datePosted": "2021-01-01"}, {"@type": "WebPage",
+    "headline": "Careers", "datePublished": "2021-03-04"}]</script></head>
+    <body><p>Text.</p></body></html>"""
+    meta = _meta(html)
+    assert meta.title == "Careers"
+    assert meta.published is not None and meta.published.date().isoformat() == "2021-03-04"
+
+
 def _ld_page(*blobs: str) -> str:
     scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blobs)
     return f"<html><head>{scripts}</head><body><p>Text.</p></body></html>"

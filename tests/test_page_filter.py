@@ -347,6 +347,8 @@ _YOAST_ARCHIVE = {
         # an article beside it, in the graph or in a script of its own: the page is a story
         (({"@graph": [*_YOAST_ARCHIVE["@graph"], {"@type": "NewsArticle"}]},), False),
         ((_YOAST_ARCHIVE, {"@type": "BlogPosting", "headline": "h"}), False),
+        # a JobPosting is no article: a careers page listing jobs is a list
+        (({"@graph": [*_YOAST_ARCHIVE["@graph"], {"@type": "JobPosting", "title": "t"}]},), True),
         # a story that is part of its section's collection names the section, not itself
         (({"@type": "NewsArticle", "isPartOf": {"@type": "CollectionPage"}},), False),
         # a list inside a story ("10 best ...") and the plain page type say nothing

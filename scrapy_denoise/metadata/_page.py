@@ -75,23 +75,26 @@ def _read_json_ld(blobs: list[str]) -> JsonLd:
     return JsonLd(tuple(out), complete)
 
 
+#: schema.org's Article subtypes not named ``...Article``: its postings (a ``JobPosting``
+#: is not one) and ``Report``
+_ARTICLE_TYPES = frozenset(
+    {"BlogPosting", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting", "Report"}
+)
+
+
 def is_article(obj: dict[str, Any]) -> bool:
     """Is this JSON-LD object one of schema.org's Article types?
 
-    Its subtypes are named ``...Article`` (``NewsArticle``, ``ScholarlyArticle``),
-    ``...Posting`` (``BlogPosting``, ``LiveBlogPosting``, ``SocialMediaPosting``,
-    ``DiscussionForumPosting``) or ``Report``. A live blog's ``LiveBlogPosting`` carries
-    the story's own headline ("Bill Cosby sentencing: Live updates" where the ``<title>``
-    says "Live updates: Bill Cosby sentencing - CNN"); of the shared data's 5,070 pages
-    with truth that was the one whose metadata changed when the ``...Posting`` types joined
-    (2026-11-28).
+    Besides the ``...Article`` types (``NewsArticle``, ``ScholarlyArticle``), those are its
+    postings and ``Report`` (:data:`_ARTICLE_TYPES`). A live blog's ``LiveBlogPosting``
+    carries the story's own headline ("Bill Cosby sentencing: Live updates" where the
+    ``<title>`` says "Live updates: Bill Cosby sentencing - CNN"); of the shared data's
+    5,070 pages with truth, that was the one whose metadata changed when the postings
+    other than ``BlogPosting`` joined (2026-11-28).
     """
     kind = obj.get("@type")
     kinds = kind if isinstance(kind, list) else [kind]
-    return any(
-        isinstance(k, str) and ("Article" in k or k.endswith("Posting") or k == "Report")
-        for k in kinds
-    )
+    return any(isinstance(k, str) and ("Article" in k or k in _ARTICLE_TYPES) for k in kinds)
 
 
 def raw_text(el: Any) -> str:

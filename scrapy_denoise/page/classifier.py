@@ -64,10 +64,10 @@ def declares_collection(doc: Document) -> bool:
         return False
     found = False
     for obj in ld.objects:
-        kinds = obj.get("@type")
-        names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
         if is_article(obj):
             return False
+        kinds = obj.get("@type")
+        names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
         found = found or any(k in _COLLECTION_TYPES for k in names)
     return found
 
