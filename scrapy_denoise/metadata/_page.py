@@ -92,9 +92,14 @@ def is_article(obj: dict[str, Any]) -> bool:
     5,070 pages with truth, that was the one whose metadata changed when the postings
     other than ``BlogPosting`` joined (2026-11-28).
     """
+    return any("Article" in k or k in _ARTICLE_TYPES for k in ld_types(obj))
+
+
+def ld_types(obj: dict[str, Any]) -> list[str]:
+    """The object's ``@type`` names: one name or a list of them; what is not a string is
+    no type."""
     kind = obj.get("@type")
-    kinds = kind if isinstance(kind, list) else [kind]
-    return any(isinstance(k, str) and ("Article" in k or k in _ARTICLE_TYPES) for k in kinds)
+    return [k for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)]
 
 
 def raw_text(el: Any) -> str:

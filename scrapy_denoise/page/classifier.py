@@ -7,7 +7,7 @@ from typing import Protocol
 
 from ..document import Document
 from ..metadata import extract_metadata
-from ..metadata._page import is_article, page_json_ld
+from ..metadata._page import is_article, ld_types, page_json_ld
 from .features import PageFeatures, page_features
 from .links import LinkCount
 from .rules import PageHistory, PageRules, declaration_rule, feature_rules, url_rules
@@ -66,9 +66,7 @@ def declares_collection(doc: Document) -> bool:
     for obj in ld.objects:
         if is_article(obj):
             return False
-        kinds = obj.get("@type")
-        names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if isinstance(k, str)]
-        found = found or any(k in _COLLECTION_TYPES for k in names)
+        found = found or any(k in _COLLECTION_TYPES for k in ld_types(obj))
     return found
 
 
