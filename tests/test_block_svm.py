@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from sklearn.svm import SVC
 
 from scrapy_denoise.document import load_document
 from scrapy_denoise.methods import block_svm
+from scrapy_denoise.methods import blocks as blocks_module
 from scrapy_denoise.methods.base import render_pieces, text_pieces
 from scrapy_denoise.methods.block_svm import (
     DEFAULT_MODEL_PATH,
@@ -664,6 +666,68 @@ def test_continuation_words_do_not_mark_an_aside(name: str) -> None:
     page = f"<html><body><div id='{name}'><p>{_STORY[0]}</p></div></body></html>"
     blocks = compute_blocks(load_document(page))
     assert not blocks.aside.any()
+
+
+def _class_mask_by_definition(value: str) -> int:
+    """The class/id bits as the word groups define them, a test per group and word."""
+    mask = 0
+    for token in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", value).lower()):
+        if not token:
+            continue
+        for bit, (_, words, prefixes) in enumerate(blocks_module._CLASS_WORDS):
+            if token in words or token.startswith(prefixes):
+                mask |= 1 << bit
+        if token in blocks_module._ASIDE_WORDS[0] or token.startswith(
+            blocks_module._ASIDE_WORDS[1]
+        ):
+            mask |= blocks_module._ASIDE_BIT
+        elif token == "caption" or token.startswith(("gallery", "slideshow")):
+            mask |= blocks_module._CAPTION_BIT
+    if blocks_module._ASIDE_NAMES.search(value):
+        mask |= blocks_module._ASIDE_BIT
+    return mask
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "navbar navbar-expand",  # a prefix of the nav group
+        "mostread",  # the related group's prefix "most" and the aside prefix "mostread"
+        "cookie-banner",  # form group, ad group and aside at once
+        "sidebarWidget",  # camelCase: "sidebar" and "widget"
+        "popularGalleryCaption",  # an aside and two caption words
+        "slideshow__caption",
+        "authorBio",  # an aside name only as a whole: "author" alone is a byline
+        "about-the-author",
+        "x bio_box",
+        "twitter-tweet",
+        "TikTok-Embed",
+        "storyBody article-content",
+        "\u017fidebar",  # the long s: not "s" to the word groups
+        "author\u00e9bio",
+        "post-12345",
+        "",
+    ],
+)
+def test_class_masks_follow_the_word_groups(value: str) -> None:
+    """:func:`_class_mask` trades the test per group for lookups and skips the name
+    search where its words are missing; the bits stay those of the definition."""
+    blocks_module._MASK_CACHE.clear()
+    blocks_module._TOKEN_MASKS.clear()
+    expected = _class_mask_by_definition(value)
+    assert blocks_module._class_mask(value) == expected
+    assert blocks_module._class_mask(value) == expected  # memoised
+
+
+def test_class_and_id_words_both_count() -> None:
+    page = (
+        "<html><body><div class='story-wrap' id='comments'><p id='c'>A reader wrote this "
+        "comment, which goes on for a while.</p></div><p id='s'>The story.</p></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    comment = _row(blocks, "c")
+    assert comment[COL["anc_comment"]] == 1.0 and comment[COL["anc_content"]] == 1.0
+    assert _row(blocks, "s")[COL["anc_comment"]] == 0.0
 
 
 def test_shipped_model_keeps_the_story_and_drops_the_comments() -> None:
