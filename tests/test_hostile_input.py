@@ -354,6 +354,20 @@ def test_size_cuts_are_reported() -> None:
     assert long_text.text_len[0] <= DEFAULT_MAX_BYTES
 
 
+def test_huge_class_names_are_not_kept_between_pages() -> None:
+    """The block features memoise class and id names for the process's lifetime; a page's
+    megabyte-long name must not stay behind (100 such pages held 211 MB)."""
+    from scrapy_denoise.methods import blocks
+
+    for i in range(3):
+        name = f"x{i}" + "a" * 100_000
+        page = f"<html><body><div class='{name} story' id='{name}'><p>Text.</p></div></body>"
+        features = blocks.compute_blocks(load_document(page)).features
+        assert features[:, blocks.FEATURE_NAMES.index("anc_content")].any()  # still read
+        assert name not in blocks._MASK_CACHE and f"{name} story" not in blocks._MASK_CACHE
+        assert all(len(token) <= 1000 for token in blocks._TOKEN_MASKS)
+
+
 def test_runaway_nesting_keeps_the_text_after_it() -> None:
     """libxml2 stops parsing at depth 2,048 and would drop everything after; the loader
     flattens the runaway tags and keeps the text (warning ``deep_nesting``)."""

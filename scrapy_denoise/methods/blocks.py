@@ -404,6 +404,10 @@ def _walk(doc: Document) -> tuple[list[int], list[str], list[int]]:
 
 
 _CACHE_SIZE = 50_000
+#: Names and words longer than this are not memoised: the caches live as long as the
+#: process, and a hostile page's 1 MB class name stayed in them (100 such pages held 211
+#: MB, and 50,000 entries bounded the count, not the size). Real names are far shorter.
+_CACHE_MAX_LEN = 256
 _MASK_CACHE: dict[str, int] = {}
 _TOKEN_MASKS: dict[str, int] = {}
 
@@ -452,9 +456,10 @@ def _token_mask(token: str) -> int:
         prefix = _PREFIX.match(token)
         if prefix is not None:
             mask |= _PREFIX_MASKS[prefix.group()]
-        if len(_TOKEN_MASKS) >= _CACHE_SIZE:
-            _TOKEN_MASKS.clear()
-        _TOKEN_MASKS[token] = mask
+        if len(token) <= _CACHE_MAX_LEN:
+            if len(_TOKEN_MASKS) >= _CACHE_SIZE:
+                _TOKEN_MASKS.clear()
+            _TOKEN_MASKS[token] = mask
     return mask
 
 
@@ -496,9 +501,10 @@ def _class_mask(value: str) -> int:
     for token in _CLASS_SPLIT.split(lowered):
         if token:
             mask |= _token_mask(token)
-    if len(_MASK_CACHE) >= _CACHE_SIZE:
-        _MASK_CACHE.clear()
-    _MASK_CACHE[value] = mask
+    if len(value) <= _CACHE_MAX_LEN:
+        if len(_MASK_CACHE) >= _CACHE_SIZE:
+            _MASK_CACHE.clear()
+        _MASK_CACHE[value] = mask
     return mask
 
 
