@@ -127,6 +127,14 @@ class Denoiser:
             model.noise_probability(page_features(doc))
         self._method.extract(doc)
 
+    def __repr__(self) -> str:
+        # What a log line or a debugger needs to tell two Denoisers apart: the method, where
+        # the learning goes (the store's URL without its password) and whether it is open.
+        if self._closed:
+            return f"Denoiser(method={self.method!r}, closed)"
+        store = "False" if self._learner is None else repr(self._learner.store)
+        return f"Denoiser(method={self.method!r}, store={store})"
+
     @property
     def method(self) -> str:
         return self._method.name

@@ -379,6 +379,17 @@ def test_a_denoiser_with_a_store_refuses_to_work_after_close(tmp_path: Path) -> 
     assert "powerful storm" in single.extract(ARTICLE, None).text
 
 
+def test_repr_names_the_method_and_the_store() -> None:
+    assert repr(Denoiser(store=False)) == "Denoiser(method='block_ensemble', store=False)"
+    in_memory = Denoiser(method="correlativity")
+    assert repr(in_memory) == "Denoiser(method='correlativity', store=Store('sqlite://'))"
+    in_memory.close()
+    assert repr(in_memory) == "Denoiser(method='correlativity', closed)"
+    store = Store.open(None)  # Store's repr is the one that leaves the password out
+    assert repr(Denoiser(store=store)) == f"Denoiser(method='block_ensemble', store={store!r})"
+    store.close()
+
+
 @pytest.mark.parametrize("url", [None, "", "story.html", "/2024/05/06/storm.html", "javascript:"])
 def test_a_page_without_an_absolute_url_belongs_to_no_site(url: str | None) -> None:
     """Such pages all shared the site "://" before and taught one another's templates."""
