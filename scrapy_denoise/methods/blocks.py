@@ -455,6 +455,13 @@ def _word_masks() -> tuple[dict[str, int], dict[str, int], re.Pattern[str]]:
 _WORD_MASKS, _PREFIX_MASKS, _PREFIX = _word_masks()
 
 
+def _remember(cache: dict[str, int], key: str, mask: int) -> None:
+    if len(key) <= _CACHE_MAX_LEN:
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        cache[key] = mask
+
+
 def _token_mask(token: str) -> int:
     mask = _TOKEN_MASKS.get(token)
     if mask is None:
@@ -464,10 +471,7 @@ def _token_mask(token: str) -> int:
         prefix = _PREFIX.match(token)
         if prefix is not None:
             mask |= _PREFIX_MASKS[prefix.group()]
-        if len(token) <= _CACHE_MAX_LEN:
-            if len(_TOKEN_MASKS) >= _CACHE_SIZE:
-                _TOKEN_MASKS.clear()
-            _TOKEN_MASKS[token] = mask
+        _remember(_TOKEN_MASKS, token, mask)
     return mask
 
 
@@ -509,10 +513,7 @@ def _class_mask(value: str) -> int:
     for token in _CLASS_SPLIT.split(lowered):
         if token:
             mask |= _token_mask(token)
-    if len(value) <= _CACHE_MAX_LEN:
-        if len(_MASK_CACHE) >= _CACHE_SIZE:
-            _MASK_CACHE.clear()
-        _MASK_CACHE[value] = mask
+    _remember(_MASK_CACHE, value, mask)
     return mask
 
 
