@@ -1,7 +1,8 @@
 """Pages for the report tests: a hostile page, and a small news site with shared chrome.
 
-Shared by ``test_report.py`` and ``test_report_browser.py``; every URL points at port 9 of
-127.0.0.1 (discard), so a load that slipped through would fail fast and show in a test.
+Shared by ``test_report.py`` and ``test_report_browser.py`` (the topics by
+``test_learning.py`` too); every URL points at port 9 of 127.0.0.1 (discard), so a load
+that slipped through would fail fast and show in a test.
 """
 
 from __future__ import annotations

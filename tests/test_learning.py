@@ -17,6 +17,7 @@ from _store_helpers import (
     restart_worker,
 )
 from lxml import html
+from report_pages import TOPICS
 
 from scrapy_denoise import learning
 from scrapy_denoise.document import load_document
@@ -29,22 +30,6 @@ from scrapy_denoise.store.scratch import scratch_database
 SITE = "https://daily.example"
 NAV = "<ul><li><a>Home</a></li><li><a>Politics</a></li><li><a>Weather</a></li></ul>"
 FOOTER = "<footer><p>© Daily Example Ltd. All rights reserved.</p></footer>"
-TOPICS = [
-    "tram line extension",
-    "harbour festival",
-    "hospital funding",
-    "river clean-up",
-    "school meals",
-    "city budget",
-    "airport noise",
-    "library hours",
-    "bus strike",
-    "market reopening",
-    "stadium roof",
-    "flood defences",
-    "bike lanes",
-    "tax reform",
-]
 
 
 def article(i: int) -> str:
