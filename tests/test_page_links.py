@@ -9,6 +9,7 @@ from scrapy_denoise.document import load_document
 from scrapy_denoise.metadata import extract_metadata
 from scrapy_denoise.page.links import (
     MAX_PAGE_LINKS,
+    MAX_URL_CHARS,
     LinkCount,
     LinkIndex,
     is_site_map,
@@ -162,6 +163,21 @@ def test_link_index_is_bounded() -> None:
     index.add(navigation={f"{SITE}/a"}, content=())
     known = [u for u in ("a", "b", "c", "d") if index.get(f"{SITE}/{u}") is not None]
     assert len(known) == 2
+
+
+def test_link_index_bounds_the_characters_too() -> None:
+    """A count alone let a hostile site fill the index with megabytes-long URLs."""
+    index = LinkIndex(max_chars=100)
+    long = f"{SITE}/" + "x" * MAX_URL_CHARS
+    index.add(navigation={long}, content={long + "y"})
+    assert len(index) == 0 and index.get(long) is None
+    urls = [f"{SITE}/{k:02d}" for k in range(10)]
+    index.add(navigation=set(urls[:5]), content=())
+    index.add(navigation=(), content=set(urls[5:]))
+    assert len(index) == 100 // len(urls[0]) == 4
+    known = [url for url in urls if index.get(url) is not None]
+    index.add(navigation=set(known), content=())  # known URLs are still counted
+    assert all(index.get(url) == LinkCount(navigation=2, content=False) for url in known)
 
 
 def _article(n: int) -> str:

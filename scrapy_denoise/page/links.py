@@ -65,6 +65,9 @@ _NOT_PAGES = ("javascript:", "mailto:", "tel:", "data:", "#")
 #: filter's ``many_links`` bound), and a hostile page of 100,000 distinct links would
 #: otherwise fill half of a crawl's :class:`LinkIndex` by itself
 MAX_PAGE_LINKS = 5_000
+#: the longest URL :class:`LinkIndex` keeps: Scrapy's default ``URLLENGTH_LIMIT``, past which
+#: a crawl never fetches the page, so its links would never be read
+MAX_URL_CHARS = 2083
 
 
 def normalise_url(url: str) -> str | None:
@@ -208,15 +211,21 @@ class LinkIndex:
     """For each URL: pages that linked to it from navigation, or "linked from content".
 
     One small int per URL (a count, or -1 once a content link was seen), at most
-    ``max_urls`` URLs: past that, URLs not seen yet are not added, so a huge crawl keeps a
-    bounded index (some 30 MB at the default) and unknown URLs are never judged by it.
+    ``max_urls`` URLs of at most ``max_chars`` characters in all: past either, URLs not
+    seen yet are not added, so a huge crawl keeps a bounded index (some 30 MB at the
+    defaults, under 60 MB of the longest URLs) and unknown URLs are never judged by it.
+    The characters are bounded too because a count alone was no bound: 40 hostile pages
+    of 2,000 links of 2 kB each held 196 MB. URLs longer than :data:`MAX_URL_CHARS` are
+    never added.
     """
 
     CAP = 255
 
-    def __init__(self, max_urls: int = 200_000) -> None:
+    def __init__(self, max_urls: int = 200_000, max_chars: int = 20_000_000) -> None:
         self.max_urls = max_urls
+        self.max_chars = max_chars
         self._links: dict[str, int] = {}
+        self._chars = 0
 
     def __len__(self) -> int:
         return len(self._links)
@@ -225,19 +234,25 @@ class LinkIndex:
         """Count one page's links (:func:`outgoing_links`)."""
         links = self._links
         room = self.max_urls - len(links)
+        chars = self.max_chars - self._chars
         for url in content:
-            if url in links or room > 0:
-                room -= url not in links
+            if url in links:
+                links[url] = -1
+            elif room > 0 and len(url) <= min(chars, MAX_URL_CHARS):
+                room -= 1
+                chars -= len(url)
                 links[url] = -1
         for url in navigation:
             seen = links.get(url)
             if seen is None:
-                if room <= 0:
+                if room <= 0 or len(url) > min(chars, MAX_URL_CHARS):
                     continue
                 room -= 1
+                chars -= len(url)
                 links[url] = 1
             elif 0 <= seen < self.CAP:
                 links[url] = seen + 1
+        self._chars = self.max_chars - chars
 
     def get(self, url: str) -> LinkCount | None:
         """How ``url`` (any form :func:`normalise_url` accepts) was linked; ``None`` when
