@@ -233,26 +233,25 @@ class LinkIndex:
     def add(self, navigation: Iterable[str], content: Iterable[str]) -> None:
         """Count one page's links (:func:`outgoing_links`)."""
         links = self._links
-        room = self.max_urls - len(links)
-        chars = self.max_chars - self._chars
         for url in content:
-            if url in links:
-                links[url] = -1
-            elif room > 0 and len(url) <= min(chars, MAX_URL_CHARS):
-                room -= 1
-                chars -= len(url)
+            if url in links or self._fits(url):
                 links[url] = -1
         for url in navigation:
             seen = links.get(url)
             if seen is None:
-                if room <= 0 or len(url) > min(chars, MAX_URL_CHARS):
-                    continue
-                room -= 1
-                chars -= len(url)
-                links[url] = 1
+                if self._fits(url):
+                    links[url] = 1
             elif 0 <= seen < self.CAP:
                 links[url] = seen + 1
-        self._chars = self.max_chars - chars
+
+    def _fits(self, url: str) -> bool:
+        """Is there room for a URL not indexed yet? Counts it in when there is."""
+        if len(self._links) >= self.max_urls or len(url) > MAX_URL_CHARS:
+            return False
+        if self._chars + len(url) > self.max_chars:
+            return False
+        self._chars += len(url)
+        return True
 
     def get(self, url: str) -> LinkCount | None:
         """How ``url`` (any form :func:`normalise_url` accepts) was linked; ``None`` when
