@@ -497,6 +497,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
             "scrapy-denoise train: --dataset and --split are for train blocks; train pages "
             "reads every labelled page"
         )
+    if args.what == "blocks" and args.without:
+        raise SystemExit(
+            "scrapy-denoise train: --without is for train pages; train blocks chooses its "
+            "datasets with --dataset"
+        )
     # Checked before minutes of training, not when the model is written (OSError: one line).
     if out.is_dir():
         raise IsADirectoryError(f"--out {out} is a directory; give the model file's path")
@@ -519,7 +524,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     else:
         from .models.train_pages import train_pages
 
-        report = train_pages(data, out, seed=args.seed, progress=progress)
+        report = train_pages(data, out, seed=args.seed, without=args.without, progress=progress)
     print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
     return 0
 
@@ -719,6 +724,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="dev",
         help="blocks: the development pages (default), or one half of them, to score the "
         "model on the other with `eval --split dev-b`",
+    )
+    p.add_argument(
+        "--without",
+        metavar="NAME",
+        help="pages: leave out every page of this site or dataset (sites/NAME.zip, "
+        "extraction/NAME.zip), to crawl that site with a model that never saw it",
     )
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=_cmd_train)

@@ -648,6 +648,35 @@ def test_train_pages_reads_a_folder_of_ones_own_site(
     assert story_noise < 0.5 < listing_noise
 
 
+def test_train_pages_without_a_site_leaves_every_page_of_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from scrapy_denoise.cli import main
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the feature cache
+    (tmp_path / "sites").mkdir()
+    _own_site(tmp_path / "sites" / "my-site.zip")
+    _own_site(tmp_path / "sites" / "other-site.zip", articles=12, lists=10)
+    out = tmp_path / "pages.json"
+    args = ["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]
+    assert main([*args, "--without", "my-site"]) == 0
+    model = SvmModel.load(out)
+    assert model.metadata["trained_on"] == {"other-site:article": 12, "other-site:list": 10}
+    assert model.metadata["held_out"] == "every page of my-site"
+
+
+def test_train_pages_without_an_unknown_source_names_the_sources(tmp_path: Path) -> None:
+    from scrapy_denoise.models.train_pages import TrainingDataError, train_pages
+
+    (tmp_path / "sites").mkdir()
+    _own_site(tmp_path / "sites" / "my-site.zip", articles=6, lists=6)
+    with pytest.raises(TrainingDataError, match=r"--without my-sit: .* trained on my-site$"):
+        train_pages(tmp_path, tmp_path / "m.json", without="my-sit", progress=lambda _: None)
+    assert not (tmp_path / "m.json").exists()
+
+
 def test_train_pages_says_what_a_data_folder_lacks(tmp_path: Path) -> None:
     from scrapy_denoise.models.train_pages import find_sources
 

@@ -281,6 +281,12 @@ def test_train_pages_refuses_the_block_options_in_one_prefixed_line(tmp_path: Pa
         assert str(raised.value).startswith("scrapy-denoise train: --dataset and --split ")
 
 
+def test_train_blocks_refuses_the_page_option_in_one_prefixed_line(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["train", "blocks", "--data", str(tmp_path), "--out", "m.json", "--without", "x"])
+    assert str(raised.value).startswith("scrapy-denoise train: --without is for train pages")
+
+
 # -- train pages --------------------------------------------------------------------------
 
 

@@ -207,6 +207,10 @@ class Sources:
     #: never trained on
     articles: tuple[str, ...]
 
+    def trained(self) -> tuple[str, ...]:
+        """The sources a model is trained on (the article datasets are only measured)."""
+        return (*self.sites, *self.typed)
+
     def files(self) -> list[str]:
         return [
             *(f"sites/{s}.zip" for s in self.sites),
@@ -689,33 +693,50 @@ def train_pages(
     *,
     seed: int = 0,
     kernel: str = "poly",
+    without: str | None = None,
     progress: Progress = print,
 ) -> dict[str, Any]:
     """Train the page SVM on all labelled pages outside the md5 hold-out; write the model.
 
     Both kernels are cross-validated (the paper's polynomial one and RBF) so the model file
-    records how they compared; ``kernel`` is the one shipped. Returns a summary (pages of
-    each class, held out, of types not used, skipped by zip and reason; chosen parameters,
-    CV scores, operating margin, support vectors). Raises :class:`TrainingDataError` when
-    there are too few pages of a class (:func:`_fit`).
+    records how they compared; ``kernel`` is the one shipped. ``without`` leaves one whole
+    source out (a site or dataset name, as :func:`find_sources` names them), so that a
+    crawl of that site with the model measures the filter on a site it never saw, as a
+    user's own site is. Returns a summary (pages of each class, held out, of types not
+    used, skipped by zip and reason; chosen parameters, CV scores, operating margin,
+    support vectors). Raises :class:`TrainingDataError` when there are too few pages of a
+    class (:func:`_fit`) or ``without`` names no source of the folder.
     """
     pool = _pool(data_dir, progress=progress)
     typed = pool.sources.typed
-    train = _training_pages(pool.pages)
+    if without is not None and without not in pool.sources.trained():
+        raise TrainingDataError(
+            f"--without {without}: no source of that name to leave out under {data_dir}; "
+            f"the page model is trained on {', '.join(pool.sources.trained())}"
+        )
+    train = _training_pages(pool.pages, without=without)
     y = _labels(train)
     noise, article = int(y.sum()), int(len(y) - y.sum())
-    held = sum(p.holdout and p.label is not None and p.source in typed for p in pool.pages)
+    held = sum(
+        p.holdout and p.label is not None and p.source in typed and p.source != without
+        for p in pool.pages
+    )
+    left_out = sum(p.label is not None and p.source == without for p in pool.pages)
     not_used = Counter(
         p.page_type for p in pool.pages if p.label is None and p.source not in pool.sources.articles
     )
     skipped = sum(n for reasons in pool.skipped.values() for n in reasons.values())
     read = (
-        f" (of {len(train) + held + not_used.total() + skipped} pages read: {held} held out, "
+        f" (of {len(train) + held + left_out + not_used.total() + skipped} pages read: "
+        f"{held} held out, {f'{left_out} of {without} left out, ' if without else ''}"
         f"{not_used.total()} of types not used, {skipped} skipped)"
     )
     progress(f"training on {article} article and {noise} noise pages{read}")
     other = "rbf" if kernel == "poly" else "poly"
-    held_out = f"the md5 hold-out of {' and '.join(typed)} (datasets.holdout)" if typed else "none"
+    parts = [f"the md5 hold-out of {' and '.join(typed)} (datasets.holdout)"] if typed else []
+    if without:
+        parts.append(f"every page of {without}")
+    held_out = " and ".join(parts) or "none"
     fit = _fit(
         train, seed=seed, kernel=kernel, progress=progress, compare=(other,), held_out=held_out,
         read=read,
@@ -728,6 +749,7 @@ def train_pages(
         "noise_pages": noise,
         "article_pages": article,
         "held_out": held,
+        "left_out": {without: left_out} if without else {},
         "types_not_used": dict(sorted(not_used.items())),
         "skipped": pool.skipped,
         "kernel": kernel,
