@@ -621,19 +621,28 @@ def _own_site(path: Path, articles: int = 16, lists: int = 16) -> None:
         archive.writestr("pages.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
 
 
-def test_train_pages_reads_a_folder_of_ones_own_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data folder with one site of one's own, ``sites/my-site.zip``, and the feature
+    cache kept inside it."""
     import tempfile
 
-    from scrapy_denoise.cli import main
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the feature cache
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     (tmp_path / "sites").mkdir()
     _own_site(tmp_path / "sites" / "my-site.zip")
-    out = tmp_path / "pages.json"
-    assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]) == 0
-    model = SvmModel.load(out)
+    return tmp_path
+
+
+def _train_pages_cli(data: Path, *extra: str) -> SvmModel:
+    from scrapy_denoise.cli import main
+
+    out = data / "pages.json"
+    assert main(["train", "pages", "--data", str(data), "--out", str(out), "--quiet", *extra]) == 0
+    return SvmModel.load(out)
+
+
+def test_train_pages_reads_a_folder_of_ones_own_site(own_data: Path) -> None:
+    model = _train_pages_cli(own_data)
     assert model.metadata["trained_on"] == {"my-site:article": 16, "my-site:list": 16}
     assert model.metadata["held_out"] == "none"
     svm = PageSvm(model)
@@ -648,33 +657,19 @@ def test_train_pages_reads_a_folder_of_ones_own_site(
     assert story_noise < 0.5 < listing_noise
 
 
-def test_train_pages_without_a_site_leaves_every_page_of_it_out(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import tempfile
-
-    from scrapy_denoise.cli import main
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the feature cache
-    (tmp_path / "sites").mkdir()
-    _own_site(tmp_path / "sites" / "my-site.zip")
-    _own_site(tmp_path / "sites" / "other-site.zip", articles=12, lists=10)
-    out = tmp_path / "pages.json"
-    args = ["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]
-    assert main([*args, "--without", "my-site"]) == 0
-    model = SvmModel.load(out)
+def test_train_pages_without_a_site_leaves_every_page_of_it_out(own_data: Path) -> None:
+    _own_site(own_data / "sites" / "other-site.zip", articles=12, lists=10)
+    model = _train_pages_cli(own_data, "--without", "my-site")
     assert model.metadata["trained_on"] == {"other-site:article": 12, "other-site:list": 10}
     assert model.metadata["held_out"] == "every page of my-site"
 
 
-def test_train_pages_without_an_unknown_source_names_the_sources(tmp_path: Path) -> None:
+def test_train_pages_without_an_unknown_source_names_the_sources(own_data: Path) -> None:
     from scrapy_denoise.models.train_pages import TrainingDataError, train_pages
 
-    (tmp_path / "sites").mkdir()
-    _own_site(tmp_path / "sites" / "my-site.zip", articles=6, lists=6)
     with pytest.raises(TrainingDataError, match=r"--without my-sit: .* trained on my-site$"):
-        train_pages(tmp_path, tmp_path / "m.json", without="my-sit", progress=lambda _: None)
-    assert not (tmp_path / "m.json").exists()
+        train_pages(own_data, own_data / "m.json", without="my-sit", progress=lambda _: None)
+    assert not (own_data / "m.json").exists()
 
 
 def test_train_pages_says_what_a_data_folder_lacks(tmp_path: Path) -> None:
