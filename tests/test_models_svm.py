@@ -82,18 +82,23 @@ def test_train_command_keeps_progress_off_the_json_report(
     from scrapy_denoise.cli import main
     from scrapy_denoise.models import train_pages
 
-    def fake_train(data: Path, out: Path, *, seed: int, progress: Callable[[str], None]) -> Any:
+    def fake_train(
+        data: Path, out: Path, *, seed: int, without: str | None, progress: Callable[[str], None]
+    ) -> Any:
         progress("features: flink-blog done (3 pages)")
-        return {"out": str(out), "seed": seed}
+        return {"out": str(out), "seed": seed, "without": without}
 
     monkeypatch.setattr(train_pages, "train_pages", fake_train)
     out = tmp_path / "pages.json"
     assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {"out": str(out), "seed": 0}
+    assert json.loads(captured.out) == {"out": str(out), "seed": 0, "without": None}
     assert "flink-blog done" in captured.err
     assert main(["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+    args = ["train", "pages", "--data", str(tmp_path), "--out", str(out), "--quiet"]
+    assert main([*args, "--without", "flink-blog"]) == 0
+    assert json.loads(capsys.readouterr().out)["without"] == "flink-blog"
     # the block model's options are refused, not ignored
     for extra in (["--split", "dev-a"], ["--dataset", "wcxb"]):
         with pytest.raises(SystemExit, match="for train blocks"):
