@@ -386,6 +386,25 @@ def test_untyped_and_unknown_pages_are_skipped_and_counted(
 
 
 @pytest.mark.usefixtures("no_feature_cache")
+def test_a_dataset_left_out_is_neither_trained_on_nor_counted_as_held_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = ["article", "listing"] * 12
+    _typed(tmp_path / "extraction" / "mixed.zip", good)
+    _site(tmp_path / "sites" / "blog.zip", [("article", None)] * 8 + [("noise", "list")] * 8)
+    out = tmp_path / "pages.json"
+    args = ["pages", "--data", str(tmp_path), "--out", str(out), "--without", "mixed"]
+    code, stdout, err = _train(args, capsys)
+    assert code == 0, err
+    summary = json.loads(stdout)
+    assert (summary["held_out"], summary["left_out"]) == (0, {"mixed": len(good)})
+    assert "(of 40 pages read: 0 held out, 24 of mixed left out, 0 of types not used" in err
+    model = SvmModel.load(out)
+    assert model.metadata["trained_on"] == {"blog:article": 8, "blog:list": 8}
+    assert model.metadata["held_out"] == "every page of mixed"
+
+
+@pytest.mark.usefixtures("no_feature_cache")
 def test_too_few_pages_of_a_class_say_what_was_found(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -733,7 +733,8 @@ def train_pages(
     )
     progress(f"training on {article} article and {noise} noise pages{read}")
     other = "rbf" if kernel == "poly" else "poly"
-    parts = [f"the md5 hold-out of {' and '.join(typed)} (datasets.holdout)"] if typed else []
+    halved = [name for name in typed if name != without]
+    parts = [f"the md5 hold-out of {' and '.join(halved)} (datasets.holdout)"] if halved else []
     if without:
         parts.append(f"every page of {without}")
     held_out = " and ".join(parts) or "none"
