@@ -708,7 +708,6 @@ def train_pages(
     class (:func:`_fit`) or ``without`` names no source of the folder.
     """
     pool = _pool(data_dir, progress=progress)
-    typed = pool.sources.typed
     if without is not None and without not in pool.sources.trained():
         raise TrainingDataError(
             f"--without {without}: no source of that name to leave out under {data_dir}; "
@@ -717,10 +716,9 @@ def train_pages(
     train = _training_pages(pool.pages, without=without)
     y = _labels(train)
     noise, article = int(y.sum()), int(len(y) - y.sum())
-    held = sum(
-        p.holdout and p.label is not None and p.source in typed and p.source != without
-        for p in pool.pages
-    )
+    # the typed sources whose md5 hold-out is held out; one left out whole is not among them
+    halved = [name for name in pool.sources.typed if name != without]
+    held = sum(p.holdout and p.label is not None and p.source in halved for p in pool.pages)
     left_out = sum(p.label is not None and p.source == without for p in pool.pages)
     not_used = Counter(
         p.page_type for p in pool.pages if p.label is None and p.source not in pool.sources.articles
@@ -733,7 +731,6 @@ def train_pages(
     )
     progress(f"training on {article} article and {noise} noise pages{read}")
     other = "rbf" if kernel == "poly" else "poly"
-    halved = [name for name in typed if name != without]
     parts = [f"the md5 hold-out of {' and '.join(halved)} (datasets.holdout)"] if halved else []
     if without:
         parts.append(f"every page of {without}")

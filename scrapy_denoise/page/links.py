@@ -234,18 +234,19 @@ class LinkIndex:
         """Count one page's links (:func:`outgoing_links`)."""
         links = self._links
         for url in content:
-            if url in links or self._fits(url):
+            if url in links or self._admit(url):
                 links[url] = -1
         for url in navigation:
             seen = links.get(url)
             if seen is None:
-                if self._fits(url):
+                if self._admit(url):
                     links[url] = 1
             elif 0 <= seen < self.CAP:
                 links[url] = seen + 1
 
-    def _fits(self, url: str) -> bool:
-        """Is there room for a URL not indexed yet? Counts it in when there is."""
+    def _admit(self, url: str) -> bool:
+        """Counts a URL not indexed yet into the bounds and says yes when there is room for
+        it; the caller then stores it."""
         if len(self._links) >= self.max_urls or len(url) > MAX_URL_CHARS:
             return False
         if self._chars + len(url) > self.max_chars:
