@@ -45,6 +45,56 @@ def test_latin1_declaration_means_windows_1252() -> None:
     assert "\u201cquoted\u201d" in decode(body).text
 
 
+_WESTERN = (
+    "<p>The café on Main Street — known for its crème brûlée — has served the town for "
+    "decades. Officials said the decision followed months of public hearings.</p>"
+)
+
+
+def test_western_text_under_a_false_utf8_declaration_reads_as_windows_1252() -> None:
+    """charset_normalizer ranks windows-1250 first on this page ("crčme brűlée"): the
+    two give letters for the same bytes, and only the words tell them apart."""
+    body = ('<meta charset="utf-8"><title>Café</title>' + _WESTERN * 4).encode("cp1252")
+    decoded = decode(body)
+    assert (decoded.encoding, decoded.source) == ("cp1252", "detected")
+    assert "crème brûlée" in decoded.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wczoraj w Łodzi odbyło się spotkanie mieszkańców, którzy sprzeciwiają się budowie "
+        "drogi. Prezydent miasta powiedział, że decyzja zapadnie w przyszłym tygodniu.",
+        "Vláda včera schválila nový zákon o daních, který začne platit od ledna příštího "
+        "roku. Ministr řekl, že změny přinesou více peněz obcím.",
+        "A kormány tegnap elfogadta az új törvényt, amely jövő januártól lép életbe. A "
+        "miniszter szerint a változások több pénzt hoznak az önkormányzatoknak.",
+    ],
+    ids=["pl", "cs", "hu"],
+)
+def test_central_european_text_keeps_windows_1250(text: str) -> None:
+    body = ("<title>x</title>" + f"<p>{text}</p>" * 4).encode("cp1250")
+    decoded = decode(body)
+    assert decoded.encoding == "cp1250"
+    assert text in decoded.text
+
+
+def test_windows_1252_bytes_in_a_utf8_page_are_read_not_replaced() -> None:
+    body = ('<meta charset="utf-8"><p>' + "Ein schöner Tag am Fluss. " * 40).encode()
+    body += "<p>crème brûlée</p>".encode("cp1252")
+    decoded = decode(body)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "meta")
+    assert decoded.text.endswith("<p>crème brûlée</p>")
+    assert "schöner" in decoded.text
+    assert decoded.error_rate > 0  # still reported: the declaration was not all true
+
+
+def test_a_utf8_page_declared_so_and_cut_mid_character_ends_cleanly() -> None:
+    body = ('<meta charset="utf-8"><p>' + "Ein schöner Tag am Fluss. " * 40).encode()
+    cut = body[: body.rindex("ö".encode()) + 1]
+    assert decode(cut).text == cut[:-1].decode("utf-8")
+
+
 def test_normalise_folds_arabic_presentation_forms_only() -> None:
     # ARABIC LETTER SEEN INITIAL FORM + YEH MEDIAL FORM -> base letters; CJK punctuation stays.
     assert normalise_text("\ufeb3\ufef4，") == "\u0633\u064a，"
