@@ -25,7 +25,7 @@ from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
 from .page.features import page_features
-from .page.links import is_site_map, outgoing_links
+from .page.links import MIN_DATED, is_site_map, outgoing_links
 from .page.verdict import PageVerdict
 
 if TYPE_CHECKING:
@@ -36,10 +36,6 @@ __all__ = ["Denoiser"]
 
 logger = logging.getLogger(__name__)
 
-#: evidence that a site's articles carry dates (pages that passed the page filter with a
-#: date, links from content to URLs with a date) before the ``navigation_page`` rule
-#: judges its pages (see :meth:`Denoiser.classify_document`)
-_MIN_DATED = 3
 #: non-blank characters of extracted text below which a page is never a duplicate
 DUPLICATE_MIN_CHARS = 100
 #: the two bases of a page fingerprint (:func:`_fingerprint`), FINGERPRINT_BASIS_CHARS long
@@ -94,11 +90,8 @@ class Denoiser:
             # what an unset environment variable gives: an in-memory store would lose the
             # learning without a word
             raise ValueError("store is an empty URL: give None for a store in memory")
-        elif store is None or store is True or isinstance(store, str):
-            store_obj = Store.open(store if isinstance(store, str) else None)
-            self._owns_store = True
-        elif isinstance(store, os.PathLike):
-            store_obj = Store.open(f"sqlite:///{os.fsdecode(store)}")
+        elif store is None or store is True or isinstance(store, str | os.PathLike):
+            store_obj = Store.open(None if store is None or store is True else store)
             self._owns_store = True
         else:
             # an int or a list used to give an in-memory store, and a crawl's learning
@@ -179,7 +172,7 @@ class Denoiser:
         # passed the filter with a date show it, and so do links from content to URLs that
         # carry a date (the home page's list of /2022/05/11/... posts), which are there
         # from the first page on, when a crawl fetches the site pages its menus link to.
-        if learner is not None and site and by_links and learner.dated(site) >= _MIN_DATED:
+        if learner is not None and site and by_links and learner.dated(site) >= MIN_DATED:
             links = learner.links_to(doc.url)
         verdict = self._classifier.classify(doc, history, links)
         if learner is not None and site and (count or record):
@@ -201,7 +194,7 @@ class Denoiser:
                 learner.record_links(navigation, content)
                 # counted until the site has the evidence it needs: a URL date is a regex
                 # and a date parse per link, a hundred and more links per page
-                if learner.dated(site) < _MIN_DATED:
+                if learner.dated(site) < MIN_DATED:
                     dated = sum(1 for url in content if url_date(url) is not None)
                     if meta is not None and meta.published is not None:
                         dated += 1

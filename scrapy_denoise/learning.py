@@ -41,7 +41,7 @@ from .methods.linestats import (
     unpack_keys,
 )
 from .methods.template import Entry, SiteTemplates, TemplateParams, Unit
-from .page.links import LinkCount, LinkIndex
+from .page.links import MIN_DATED, LinkCount, LinkIndex
 from .page.rules import PageHistory
 from .page.verdict import PageVerdict
 from .store import (
@@ -311,12 +311,22 @@ class SiteLearner:
         """Count evidence that the site's articles carry dates: its pages that passed the
         page filter with a date, its links from content to URLs with a date."""
         with self._lock:
+            self._dated_site(site)
             self._dated[site] += n
 
     def dated(self, site: str) -> int:
-        """:meth:`count_dated`'s count for the site so far (this process)."""
+        """:meth:`count_dated`'s count for the site so far, starting from its stored
+        articles with a date (up to :data:`MIN_DATED`, read once per site). Without them
+        every crawl of a site starts from nothing, and stores again the about and policy
+        pages its footer links to: Scrapy fetches a page's last links first, footers come
+        last, and so those pages are fetched before three dated articles have been."""
         with self._lock:
-            return self._dated[site]
+            return self._dated_site(site)
+
+    def _dated_site(self, site: str) -> int:
+        if site not in self._dated:
+            self._dated[site] = self.store.dated_articles(site, MIN_DATED)
+        return self._dated[site]
 
     def count_verdict(self, site: str, verdict: PageVerdict) -> None:
         """Count the page filter's verdict on one of the site's pages; written with the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scrapy_denoise import Denoiser
@@ -17,6 +19,7 @@ from scrapy_denoise.page.links import (
     outgoing_links,
 )
 from scrapy_denoise.page.rules import PageRules
+from scrapy_denoise.store import ArticleRecord, Store
 
 SITE = "https://news.example"
 PROSE = (
@@ -238,6 +241,25 @@ def test_navigation_page_waits_for_dated_pages_on_the_site(denoiser: Denoiser) -
     # on a site whose dates we miss, every article linked from a menu would look like this.
     _crawl(denoiser, 2)
     assert not denoiser.classify(_ABOUT, f"{SITE}/about").is_noise
+
+
+def test_a_recrawl_counts_the_dated_articles_already_stored(tmp_path: Path) -> None:
+    """A second crawl meets the footer's site pages before any story (Scrapy fetches a
+    page's last links first): the stories the first crawl stored are the evidence."""
+    db = tmp_path / "denoise.sqlite3"
+    home = _page(
+        '<main><a href="/stories/1">Story 1</a></main><footer><a href="/about">About</a></footer>'
+    )
+    with Denoiser(store=db, page_model=None) as first:
+        first.classify(home, f"{SITE}/")
+        assert not first.classify(_ABOUT, f"{SITE}/about").is_noise  # no evidence yet
+        articles = [first.extract(_article(n), f"{SITE}/stories/{n}") for n in (1, 2, 3)]
+    with Store.open(db) as store:
+        store.upsert_articles([ArticleRecord.from_article(a) for a in articles])
+    with Denoiser(store=db, page_model=None) as recrawl:
+        recrawl.classify(home, f"{SITE}/")
+        verdict = recrawl.classify(_ABOUT, f"{SITE}/about")
+    assert verdict.is_noise and verdict.reason == "navigation_page"
 
 
 def test_links_to_dated_urls_show_that_the_site_dates_its_articles(denoiser: Denoiser) -> None:

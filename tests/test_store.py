@@ -941,8 +941,17 @@ def test_opening_says_how_to_name_a_sqlite_file_and_refuses_other_types(
     path = tmp_path / "state.sqlite3"
     with pytest.raises(StoreError, match=rf"a SQLite file is sqlite:///{path}"):
         Store.open(str(path))
-    with pytest.raises(TypeError, match="a database URL is a str, not PosixPath"):
-        Store.open(path)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"a database URL is a str \(or a path .*\), not int"):
+        Store.open(3)  # type: ignore[arg-type]
+
+
+def test_a_path_opens_that_sqlite_file(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    with Store.open(path) as store:
+        store.upsert_articles([ArticleRecord("https://n.example/a", SITE, "text")])
+    with Store.open(f"sqlite:///{path}") as store:
+        summary = store.site_summary(SITE)
+    assert summary is not None and summary.articles == 1
 
 
 def test_a_read_only_sqlite_file_fails_at_open_not_at_the_first_flush(

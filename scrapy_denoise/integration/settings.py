@@ -325,7 +325,8 @@ class DenoiseConfig:
             "footer) and none from their content is a site page such as about, policies or "
             "documentation (``navigation_page``; only on a site that has shown three signs "
             "of dated articles: pages that passed the filter with a date, links from content "
-            "to URLs with a date). ``None`` switches the rule off.",
+            "to URLs with a date, articles stored with a date by earlier crawls). ``None`` "
+            "switches the rule off.",
             "optional_int",
         ),
     )

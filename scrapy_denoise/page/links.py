@@ -33,6 +33,7 @@ from ..document import Document, aria_role, url_path
 
 __all__ = [
     "MAX_PAGE_LINKS",
+    "MIN_DATED",
     "LinkCount",
     "LinkIndex",
     "is_site_map",
@@ -61,6 +62,10 @@ _SITE_MAP = re.compile(r"(?:^|/)site-?maps?(?:[._-]?index)?(?:\.[a-z]+)?/?$", re
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 #: hrefs that lead to no page
 _NOT_PAGES = ("javascript:", "mailto:", "tel:", "data:", "#")
+#: evidence that a site's articles carry dates (pages that passed the page filter with a
+#: date, links from content to URLs with a date, stored articles with a date) before the
+#: ``navigation_page`` rule judges its pages (see ``Denoiser.classify_document``)
+MIN_DATED = 3
 #: links read per page at most: no real page of the shared data has over 2,000 (the page
 #: filter's ``many_links`` bound), and a hostile page of 100,000 distinct links would
 #: otherwise fill half of a crawl's :class:`LinkIndex` by itself

@@ -147,14 +147,19 @@ class Store:
     # -- lifecycle ------------------------------------------------------------------
 
     @classmethod
-    def open(cls, url: str | None = None, *, create: bool = True) -> Store:
+    def open(cls, url: str | os.PathLike[str] | None = None, *, create: bool = True) -> Store:
         """Open (and create or upgrade the schema of) the database at ``url``.
 
-        ``None`` is a private in-memory SQLite database. ``create=False`` never writes
-        DDL: an empty or outdated database is then an error.
+        ``None`` is a private in-memory SQLite database, a path (:class:`~pathlib.Path`) a
+        SQLite file, as for :class:`~scrapy_denoise.Denoiser`. ``create=False`` never
+        writes DDL: an empty or outdated database is then an error.
         """
+        if isinstance(url, os.PathLike):
+            url = f"sqlite:///{os.fsdecode(url)}"
         if url is not None and not isinstance(url, str):
-            raise TypeError(f"a database URL is a str, not {type(url).__name__}")
+            raise TypeError(
+                f"a database URL is a str (or a path to a SQLite file), not {type(url).__name__}"
+            )
         try:
             sa_url = make_url(url) if url else make_url("sqlite://")
         except ArgumentError:
@@ -228,6 +233,23 @@ class Store:
     def load_site(self, site: str, owner: str = "default") -> SiteSnapshot:
         """RC, line counts, templates and ``owner``'s batch of one site, as one snapshot."""
         return self._run(lambda conn: _load_site(conn, site, owner), write=False, what="load")
+
+    def dated_articles(self, site: str, at_most: int) -> int:
+        """How many of the site's stored articles have a publication date, counted up to
+        ``at_most``: a crawl's evidence that the site dates its articles, which it would
+        otherwise have to see again before it can tell its site pages from them."""
+
+        def run(conn: Connection) -> int:
+            dated = (
+                select(_ARTICLES.c.id)
+                .join(_SITES, _SITES.c.id == _ARTICLES.c.site_id)
+                .where(_SITES.c.key == site, _ARTICLES.c.published.is_not(None))
+                .limit(at_most)
+                .subquery()
+            )
+            return int(conn.execute(select(func.count()).select_from(dated)).scalar_one())
+
+        return self._run(run, write=False, what="load")
 
     def apply(self, delta: SiteDelta) -> int:
         """Apply one site's learned increments atomically; returns RC afterwards."""
