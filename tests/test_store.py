@@ -1050,3 +1050,17 @@ def test_an_upgrade_the_database_user_may_not_make_names_the_command_and_who(
         with admin.connect() as conn:
             conn.execute(text(f"DROP ROLE IF EXISTS {role}"))
         admin.dispose()
+
+
+def test_creating_the_schema_names_the_sqlite_file_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``scrapy crawl`` run from another folder writes a new database there: the log line
+    must say where."""
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level(logging.INFO, logger="scrapy_denoise.store.migrate"):
+        Store.open("sqlite:///relative.sqlite3").close()
+        Store.open(None).close()
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(f"at sqlite:///{tmp_path / 'relative.sqlite3'} " in m for m in messages)
+    assert any("at an in-memory SQLite database " in m for m in messages)

@@ -186,7 +186,7 @@ class Store:
         store = cls(engine, sa_url)
         try:
             store._run(
-                lambda conn: ensure_schema(conn, where=store.url, create=create),
+                lambda conn: ensure_schema(conn, where=_where(sa_url), create=create),
                 write=True,
                 what="open",
             )
@@ -520,6 +520,18 @@ def _site_ids(conn: Connection, keys: Collection[str]) -> dict[str, int]:
             )
         )
     return ids
+
+
+def _where(url: URL) -> str:
+    """The database as messages name it: a SQLite file by its absolute path (a relative
+    one is relative to wherever ``scrapy crawl`` ran, and a crawl started from another
+    folder quietly writes a new database there), an in-memory one as such."""
+    if url.get_backend_name() != "sqlite":
+        return redact_url(url)
+    database = url.database or ""
+    if database in ("", ":memory:") or database.startswith("file::memory:"):
+        return "an in-memory SQLite database"
+    return f"sqlite:///{os.path.abspath(database)}"
 
 
 def _load_site(conn: Connection, site: str, owner: str) -> SiteSnapshot:
