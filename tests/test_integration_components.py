@@ -744,6 +744,39 @@ def test_pipeline_turns_page_item_into_article(item_cls: Any) -> None:
     assert stats.get_value("denoise/items/extracted") == 1
 
 
+def test_pipeline_judges_a_page_again_whose_item_verdict_is_malformed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A score that is no number raised before the raw page was removed: the item was lost,
+    and Scrapy's "Error processing" line printed it with its whole body."""
+    item = page_item(html_response())
+    item[DEFAULT_FIELDS["verdict"]] = {"is_noise": False, "score": "n/a", "reason": "spider"}
+    with caplog.at_level(logging.DEBUG):
+        result, stats = _extract(item)
+    assert "three hundred affordable homes" in result["text"]
+    assert "body" not in result and "headers" not in result
+    assert isinstance(result[DEFAULT_FIELDS["verdict"]]["score"], float)  # judged here
+    assert stats.get_value("denoise/items/malformed_verdict") == 1
+    assert stats.get_value("denoise/pages/article") == 1
+    (warning,) = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
+    assert ARTICLE_URL in warning and "n/a" in warning
+    assert not any("affordable homes" in r.getMessage() for r in caplog.records)
+
+
+def test_pipeline_removes_the_raw_page_before_reading_the_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(value: Any) -> None:
+        raise RuntimeError("a verdict type no one foresaw")
+
+    monkeypatch.setattr("scrapy_denoise.integration.pipelines._verdict", broken)
+    item = page_item(html_response())
+    item[DEFAULT_FIELDS["verdict"]] = {"is_noise": False}
+    with pytest.raises(RuntimeError, match="no one foresaw"):
+        _extract(item)
+    assert "body" not in item and "headers" not in item  # Scrapy logs the item as it is
+
+
 def test_pipeline_accepts_hand_made_page_item_with_text_body_and_scrapy_headers() -> None:
     response = html_response()
     item = {"url": response.url, "body": response.text, "headers": response.headers}

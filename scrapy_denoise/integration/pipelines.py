@@ -178,6 +178,7 @@ class DenoisePipeline:
         self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
         self._warned_default_names = False
+        self._warned_verdict = False
         runtime.register_extractor()
 
     @classmethod
@@ -202,12 +203,17 @@ class DenoisePipeline:
         if body is None:
             return item  # not a page item
         url = str(adapter.get(fields["url"]) or "")
-        headers = _headers(adapter.get(fields["headers"])) if "headers" in fields else None
-        verdict = _verdict(adapter.get(fields["verdict"])) if "verdict" in fields else None
+        raw_headers = adapter.get(fields["headers"]) if "headers" in fields else None
+        raw_verdict = adapter.get(fields["verdict"]) if "verdict" in fields else None
+        # Read what the item holds, then strip it before parsing anything: a verdict whose
+        # score is "n/a" raised here, and Scrapy's "Error processing" line printed the item
+        # with its whole raw page.
+        self._strip(adapter)
+        headers = _headers(raw_headers)
+        verdict = self._item_verdict(raw_verdict, url)
         remembered = self.runtime.recall_verdict(url)
         if verdict is None:  # an item that cannot carry it: counted already, not again
             verdict = remembered
-        self._strip(adapter)
         if verdict is not None and verdict.is_noise:
             raise self._drop_noise(url, verdict)
         try:
@@ -243,6 +249,25 @@ class DenoisePipeline:
         self.stats.inc_value("denoise/items/extracted")
         self.runtime.note_extracted(item)
         return item
+
+    def _item_verdict(self, value: Any, url: str) -> PageVerdict | None:
+        """The verdict the item carries; one a spider or pipeline mangled (a score that is
+        no number) is read as none, so the page is judged again rather than lost."""
+        try:
+            return _verdict(value)
+        except (TypeError, ValueError) as exc:
+            self.stats.inc_value("denoise/items/malformed_verdict")
+            logger.log(
+                logging.DEBUG if self._warned_verdict else logging.WARNING,
+                "the page verdict of %s is malformed (%s: %s); the page is judged again "
+                "(stat denoise/items/malformed_verdict)",
+                url,
+                type(exc).__name__,
+                exc,
+                extra={"spider": self.crawler.spider},
+            )
+            self._warned_verdict = True
+            return None
 
     def _drop_noise(self, url: str, verdict: PageVerdict) -> DropItem:
         self.stats.inc_value("denoise/items/dropped_noise_page")
