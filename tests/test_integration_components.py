@@ -12,9 +12,9 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import fields as dataclass_fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,6 +48,7 @@ from scrapy_denoise.integration.settings import (
 from scrapy_denoise.options import DenoiseOptions
 from scrapy_denoise.page.model import DEFAULT_MODEL_PATH
 from scrapy_denoise.page.rules import PageRules
+from scrapy_denoise.store.scratch import scratch_database
 from scrapy_denoise.worker import CoreHost, CoreProcessDied, ThreadWorker
 
 T = TypeVar("T")
@@ -744,6 +745,39 @@ def test_pipeline_turns_page_item_into_article(item_cls: Any) -> None:
     assert stats.get_value("denoise/items/extracted") == 1
 
 
+def test_pipeline_judges_a_page_again_whose_item_verdict_is_malformed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A score that is no number raised before the raw page was removed: the item was lost,
+    and Scrapy's "Error processing" line printed it with its whole body."""
+    item = page_item(html_response())
+    item[DEFAULT_FIELDS["verdict"]] = {"is_noise": False, "score": "n/a", "reason": "spider"}
+    with caplog.at_level(logging.DEBUG):
+        result, stats = _extract(item)
+    assert "three hundred affordable homes" in result["text"]
+    assert "body" not in result and "headers" not in result
+    assert isinstance(result[DEFAULT_FIELDS["verdict"]]["score"], float)  # judged here
+    assert stats.get_value("denoise/items/malformed_verdict") == 1
+    assert stats.get_value("denoise/pages/article") == 1
+    (warning,) = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
+    assert ARTICLE_URL in warning and "n/a" in warning
+    assert not any("affordable homes" in r.getMessage() for r in caplog.records)
+
+
+def test_pipeline_removes_the_raw_page_before_reading_the_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(value: Any) -> None:
+        raise RuntimeError("a verdict type no one foresaw")
+
+    monkeypatch.setattr("scrapy_denoise.integration.pipelines._verdict", broken)
+    item = page_item(html_response())
+    item[DEFAULT_FIELDS["verdict"]] = {"is_noise": False}
+    with pytest.raises(RuntimeError, match="no one foresaw"):
+        _extract(item)
+    assert "body" not in item and "headers" not in item  # Scrapy logs the item as it is
+
+
 def test_pipeline_accepts_hand_made_page_item_with_text_body_and_scrapy_headers() -> None:
     response = html_response()
     item = {"url": response.url, "body": response.text, "headers": response.headers}
@@ -1335,6 +1369,146 @@ def test_store_pipeline_drops_naive_date_not_article(tmp_path: Path) -> None:
     assert crawler.stats.get_value("denoise/store/naive_date_dropped") == 1
 
 
+#: .NET's minimum date as a spider may set it: in year 0 once converted to UTC
+DOTNET_MINIMUM = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1)))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def articles_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database for the store pipeline, on each backend (PostgreSQL's is skipped
+    without DENOISE_TEST_POSTGRES_URL)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}"
+        return
+    with scratch_database(request.getfixturevalue("postgres_url")) as url:
+        yield url
+
+
+def test_store_pipeline_stores_the_good_articles_of_a_batch_and_rejects_the_bad_one(
+    articles_db: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One article the database refuses failed its whole batch, which was retried in front
+    of the next articles and took them down too: 150 of 400 articles lost. The refused
+    batch is written in parts; only the article that fails alone is left out."""
+    # an article whose date reaches the database unchecked (what _published let through)
+    monkeypatch.setattr(
+        StorePipeline, "_published", lambda self, adapter, url: adapter.get("published")
+    )
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=articles_db, DENOISE_STORE_BATCH=8, DENOISE_EXTRACT_ENABLED=False
+    )
+    pipeline = StorePipeline.from_crawler(crawler)
+    bad = {**_article(5), "published": DOTNET_MINIMUM}
+
+    async def main() -> None:
+        try:
+            for n in range(20):
+                await pipeline.process_item(bad if n == 5 else _article(n))
+            await pipeline.close_spider()
+        finally:
+            await close(crawler)
+
+    with caplog.at_level(logging.ERROR):
+        run(main)
+    stats = crawler.stats
+    assert sorted(_rows(articles_db)) == sorted(
+        f"http://news.example/a{n}.html" for n in range(20) if n != 5
+    )
+    assert stats.get_value("denoise/store/inserted") == 19
+    assert stats.get_value("denoise/store/rejected") == 1
+    assert stats.get_value("denoise/store/lost") is None
+    assert stats.get_value("denoise/errors/store") is None  # the database never failed
+    (error,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert bad["url"] in error and "0001-01-01T00:00:00+01:00 has no UTC equivalent" in error
+    assert not pipeline._unconfirmed() and not pipeline._attempts  # nothing kept to retry
+
+
+def test_store_pipeline_closes_the_spider_when_the_same_articles_fail_three_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Failures were counted in a row for the pipeline: any batch written between two
+    attempts of a failing one reset the count, and the spider never closed."""
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=db_url,
+        DENOISE_STORE_BATCH=1,
+        DENOISE_CORE_WORKER="thread",
+        DENOISE_EXTRACT_ENABLED=False,
+    )
+    pipeline = StorePipeline.from_crawler(crawler)
+    closed: list[str] = []
+    monkeypatch.setattr(pipeline, "_close_spider", closed.append)
+    unlucky = _article(0)["url"]
+    original = CoreHost.write_articles
+
+    def fails_on_one(host: CoreHost, batch: Any, *args: Any) -> Any:
+        if any(r.url == unlucky for r in batch):
+            raise OSError("connection reset")  # not the data: nothing to bisect
+        return original(host, batch, *args)
+
+    monkeypatch.setattr(CoreHost, "write_articles", fails_on_one)
+    after: list[list[str]] = []
+
+    async def main() -> None:
+        try:
+            await pipeline.process_item(_article(0))
+            for n in range(1, 7, 2):
+                # two items at once: the retry of the failed batch and one written meanwhile
+                await asyncio.gather(
+                    pipeline.process_item(_article(n)), pipeline.process_item(_article(n + 1))
+                )
+                after.append(list(closed))
+            await pipeline.close_spider()
+        finally:
+            await close(crawler)
+
+    run(main)
+    assert after == [[], ["denoise_store_failed"], ["denoise_store_failed"] * 2]
+    assert crawler.stats.get_value("denoise/store/inserted") == 3  # written meanwhile
+    assert crawler.stats.get_value("denoise/errors/store") == 5
+    assert crawler.stats.get_value("denoise/store/lost") == 4
+    assert crawler.stats.get_value("denoise/store/rejected") is None
+
+
+@pytest.mark.parametrize("published", [DOTNET_MINIMUM, "0001-01-01T00:00:00+01:00"])
+def test_store_pipeline_stores_an_article_whose_date_has_no_utc_equivalent_without_it(
+    articles_db: str, published: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    crawler = crawler_for(DENOISE_DATABASE_URL=articles_db, DENOISE_EXTRACT_ENABLED=False)
+    pipeline = StorePipeline.from_crawler(crawler)
+    cet = timezone(timedelta(hours=1))
+
+    async def main() -> None:
+        try:
+            await pipeline.process_item({**_article(0), "published": published})
+            await pipeline.process_item({**_article(1), "published": published})
+            await pipeline.process_item(
+                {**_article(2), "published": datetime(2024, 3, 5, tzinfo=cet)}
+            )
+            await pipeline.close_spider()
+        finally:
+            await close(crawler)
+
+    with caplog.at_level(logging.DEBUG, logger="scrapy_denoise.integration.pipelines"):
+        run(main)
+    engine = create_engine(articles_db)
+    try:
+        with engine.connect() as conn:
+            rows: dict[str, datetime | None] = dict(
+                conn.execute(text("SELECT url, published FROM articles")).all()
+            )
+    finally:
+        engine.dispose()
+    assert len(rows) == 3
+    assert rows[_article(0)["url"]] is None and rows[_article(1)["url"]] is None
+    assert rows[_article(2)["url"]] is not None  # a date in range is kept
+    assert crawler.stats.get_value("denoise/store/out_of_range_date_dropped") == 2
+    assert crawler.stats.get_value("denoise/store/rejected") is None
+    said = [r for r in caplog.records if "has no UTC equivalent" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.WARNING, logging.DEBUG]  # warned once
+    assert _article(0)["url"] in said[0].getMessage()
+
+
 # -- log line -----------------------------------------------------------------------------
 
 
@@ -1373,6 +1547,20 @@ def test_log_summary_accounts_for_every_article_given_to_the_store() -> None:
     assert (
         "stored 5 new, 51 updated, 189 unchanged, 2 copies not stored, 1 kept (damaged page); "
         "4 page warnings;" in line
+    )
+
+
+def test_log_summary_names_articles_refused_or_never_written() -> None:
+    line = summary(
+        {
+            "denoise/items/extracted": 10,
+            "denoise/store/inserted": 7,
+            "denoise/store/rejected": 1,
+            "denoise/store/lost": 2,
+        }
+    )
+    assert (
+        "stored 7 new, 0 updated, 0 unchanged, 1 rejected by the database, 2 not written;" in line
     )
 
 

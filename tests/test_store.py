@@ -29,6 +29,7 @@ from scrapy_denoise.store import (
     SchemaVersionError,
     SiteDelta,
     Store,
+    StoreDataError,
     StoreError,
     TemplateText,
     UpsertCounts,
@@ -500,6 +501,33 @@ def test_published_dates_keep_the_instant_and_must_be_aware(store: Store) -> Non
         store.upsert_articles(
             [ArticleRecord("https://n.example/n", SITE, "t", published=datetime(2024, 3, 5))]
         )
+
+
+def test_a_date_with_no_utc_equivalent_fails_the_call_as_refused_data(store: Store) -> None:
+    """.NET's minimum date 0001-01-01T00:00:00+01:00 is in year 0 in UTC: SQLAlchemy's
+    StatementError around an OverflowError escaped the store, neither a StoreError nor
+    telling its caller that retrying could not help."""
+    dotnet_minimum = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=1)))
+    batch = [
+        ArticleRecord("https://n.example/good", SITE, "t"),
+        ArticleRecord("https://n.example/bad", SITE, "t", published=dotnet_minimum),
+    ]
+    with pytest.raises(StoreDataError, match=r"0001-01-01T00:00:00\+01:00 has no UTC") as info:
+        store.upsert_articles(batch)
+    assert "[SQL" not in str(info.value)  # not the statement, with every text it binds
+    assert _stored_urls(store) == []  # one transaction: all or nothing
+    assert store.upsert_articles(batch[:1]) == UpsertCounts(inserted=1)
+
+
+def test_refused_data_and_a_failing_database_are_told_apart(store: Store) -> None:
+    def run(sql: str) -> None:
+        store._run(lambda conn: conn.execute(text(sql)), write=True, what="save")
+
+    with pytest.raises(StoreDataError, match="store save failed"):
+        run("INSERT INTO sites (key) VALUES (NULL)")  # IntegrityError: a NOT NULL column
+    with pytest.raises(StoreError) as info:
+        run("SELECT * FROM no_such_table")  # the database, not the data
+    assert not isinstance(info.value, StoreDataError)
 
 
 def test_summaries_show_counts_and_the_most_frequent_lines(store: Store) -> None:

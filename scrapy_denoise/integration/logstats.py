@@ -78,13 +78,16 @@ def summary(stats: dict[str, Any], *, not_stored: str | None = None) -> str:
     dropped = _sum(stats, "denoise/items/dropped_")
     errors = _sum(stats, "denoise/errors/")
     warned = _sum(stats, "denoise/warnings/")
-    # the store's outcomes add up to the articles it was given: copies of stored articles
-    # and rows a damaged page did not rewrite are named when there are any
+    # the store's outcomes add up to the articles it was given: copies of stored articles,
+    # rows a damaged page did not rewrite, articles the database refused and those never
+    # written are named when there are any
     extra = "".join(
         f", {n} {what}"
         for what, key in (
             ("copies not stored", "denoise/store/duplicates"),
             ("kept (damaged page)", "denoise/store/kept_damaged"),
+            ("rejected by the database", "denoise/store/rejected"),
+            ("not written", "denoise/store/lost"),
         )
         if (n := int(stats.get(key, 0)))
     )

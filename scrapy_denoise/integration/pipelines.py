@@ -28,10 +28,16 @@ met by another crawler process or an earlier crawl) is not stored again (stat
 ``denoise/store/duplicates``; ``DENOISE_DROP_DUPLICATES = False`` stores it). Writes are
 batched (``DENOISE_STORE_BATCH`` items per transaction) because one transaction per article costs
 a disk sync each on SQLite and a round trip each on PostgreSQL; the last batch is written
-when the spider closes. A batch that fails is kept and retried with the next one; after
-three failures in a row the spider is closed (reason ``denoise_store_failed``) instead of
-crawling on into a database that is gone, and anything still unwritten at the end is
-reported as an error with its count.
+when the spider closes. A batch the database fails to write is kept and retried with the
+next one; once the same articles failed three times the spider is closed (reason
+``denoise_store_failed``) instead of crawling on into a database that is gone, and anything
+still unwritten at the end is reported as an error with its count (stat
+``denoise/store/lost``). A batch the database refuses for its data (``StoreDataError``: a
+value it cannot store) is written in halves, and halves of those, so that one bad article
+cannot take its batch down with it: the article that fails alone is logged as an error with
+its URL and not stored (stat ``denoise/store/rejected``), never retried. A ``published``
+date with no UTC equivalent (``0001-01-01T00:00:00+01:00``) never gets that far: the article
+is stored without it (stat ``denoise/store/out_of_range_date_dropped``).
 
 The pipeline registers a checkpoint hook with the runtime (``DenoiseRuntime.checkpoint``):
 the distributed scheduler acknowledges a request to the shared queue only after its article
@@ -43,7 +49,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import scrapy
@@ -54,7 +60,7 @@ from scrapy.utils.defer import deferred_from_coro
 
 from ..document import text_chars
 from ..page.verdict import PageVerdict
-from ..store import DAMAGED_SHARE
+from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
 from ..tokens import CJK_CHAR
 from .logstats import count_warnings, page_stat
@@ -70,6 +76,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
     from ..article import Article
+    from ..store import UpsertCounts
 
 __all__ = ["DenoisePipeline", "StorePipeline"]
 
@@ -78,7 +85,7 @@ logger = logging.getLogger(__name__)
 #: Article attributes copied into items, in this order, when ``DENOISE_FIELDS`` names them.
 _ARTICLE_FIELDS = ("url", "title", "text", "published", "author", "lang", "site", "method")
 
-#: Consecutive failed batch writes after which the spider is closed.
+#: Failed writes of the same articles after which the spider is closed.
 _MAX_STORE_FAILURES = 3
 
 
@@ -178,6 +185,7 @@ class DenoisePipeline:
         self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
         self._warned_default_names = False
+        self._warned_verdict = False
         runtime.register_extractor()
 
     @classmethod
@@ -202,12 +210,17 @@ class DenoisePipeline:
         if body is None:
             return item  # not a page item
         url = str(adapter.get(fields["url"]) or "")
-        headers = _headers(adapter.get(fields["headers"])) if "headers" in fields else None
-        verdict = _verdict(adapter.get(fields["verdict"])) if "verdict" in fields else None
+        raw_headers = adapter.get(fields["headers"]) if "headers" in fields else None
+        raw_verdict = adapter.get(fields["verdict"]) if "verdict" in fields else None
+        # Read what the item holds, then strip it before parsing anything: a verdict whose
+        # score is "n/a" raised here, and Scrapy's "Error processing" line printed the item
+        # with its whole raw page.
+        self._strip(adapter)
+        headers = _headers(raw_headers)
+        verdict = self._item_verdict(raw_verdict, url)
         remembered = self.runtime.recall_verdict(url)
         if verdict is None:  # an item that cannot carry it: counted already, not again
             verdict = remembered
-        self._strip(adapter)
         if verdict is not None and verdict.is_noise:
             raise self._drop_noise(url, verdict)
         try:
@@ -243,6 +256,25 @@ class DenoisePipeline:
         self.stats.inc_value("denoise/items/extracted")
         self.runtime.note_extracted(item)
         return item
+
+    def _item_verdict(self, value: Any, url: str) -> PageVerdict | None:
+        """The verdict the item carries; one a spider or pipeline mangled (a score that is
+        no number) is read as none, so the page is judged again rather than lost."""
+        try:
+            return _verdict(value)
+        except (TypeError, ValueError) as exc:
+            self.stats.inc_value("denoise/items/malformed_verdict")
+            logger.log(
+                logging.DEBUG if self._warned_verdict else logging.WARNING,
+                "the page verdict of %s is malformed (%s: %s); the page is judged again "
+                "(stat denoise/items/malformed_verdict)",
+                url,
+                type(exc).__name__,
+                exc,
+                extra={"spider": self.crawler.spider},
+            )
+            self._warned_verdict = True
+            return None
 
     def _drop_noise(self, url: str, verdict: PageVerdict) -> DropItem:
         self.stats.inc_value("denoise/items/dropped_noise_page")
@@ -291,8 +323,12 @@ class StorePipeline:
         self.batch_size = max(1, config.store_batch)
         self._warned_foreign = False
         self._warned_order = False
+        self._warned_date_range = False
         self._pending: list[ArticleRecord] = []
-        self._failures = 0
+        # failed writes of each article waiting for another, by id(): an article's own
+        # count, which a concurrent batch written fine does not reset (a whole-pipeline
+        # "in a row" count was, so a batch failing for ever never closed the spider)
+        self._attempts: dict[int, int] = {}
         # batches handed to the worker and not yet confirmed written
         self._writing: list[list[ArticleRecord]] = []
         runtime.add_checkpoint_hook(self._checkpoint)
@@ -413,33 +449,103 @@ class StorePipeline:
             self.stats.inc_value("denoise/store/naive_date_dropped")
             logger.debug("published date of %s has no time zone; not stored", url)
             return None
-        return value
+        try:
+            # The store keeps UTC. A date at the edge of datetime's range has none (.NET's
+            # minimum date 0001-01-01T00:00:00+01:00 is in year 0 there): left in, it failed
+            # the whole batch in the database, every time it was retried.
+            return value.astimezone(UTC)
+        except (OverflowError, ValueError):
+            self.stats.inc_value("denoise/store/out_of_range_date_dropped")
+            logger.log(
+                logging.DEBUG if self._warned_date_range else logging.WARNING,
+                "published date %s of %s has no UTC equivalent (out of range); the article "
+                "is stored without it (stat denoise/store/out_of_range_date_dropped)",
+                value.isoformat(),
+                url,
+                extra={"spider": self.crawler.spider},
+            )
+            self._warned_date_range = True
+            return None
 
     async def _flush(self) -> None:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
         self._writing.append(batch)
+        unwritten, error = await self._write(batch)
+        self._done_writing(batch)
+        left = {id(r) for r in unwritten}
+        for record in batch:
+            if id(record) not in left:
+                self._attempts.pop(id(record), None)
+        if error is None:
+            return
+        # Back in front of the new articles; counted per article, so it is these
+        # articles' third failure that closes the spider, whatever else was written since.
+        self._pending = unwritten + self._pending
+        attempt = 1 + max(self._attempts.get(id(r), 0) for r in unwritten)
+        for record in unwritten:
+            self._attempts[id(record)] = attempt
+        self.stats.inc_value("denoise/errors/store")
+        logger.error(
+            "writing %d articles to the denoise database failed (%s attempt): %s: %s",
+            len(unwritten),
+            _ordinal(attempt),
+            type(error).__name__,
+            error,
+            extra={"spider": self.crawler.spider},
+        )
+        if attempt >= _MAX_STORE_FAILURES:
+            self._close_spider("denoise_store_failed")
+
+    async def _write(
+        self, batch: list[ArticleRecord]
+    ) -> tuple[list[ArticleRecord], Exception | None]:
+        """Write ``batch``; return the articles left unwritten by a failure that another
+        attempt may cure, and that failure (``[], None`` once everything is written or
+        rejected).
+
+        Data the database refuses fails the whole transaction, and would fail it again on
+        every retry, taking the good articles with it. So a refused batch is written in
+        halves, recursively, until every good article is written and each bad one is
+        refused alone, and rejected: one bad article among 50 costs some 12 more writes, a
+        rare price. A failure of the database itself stops the search: what is not yet
+        written waits for the next flush.
+        """
         try:
             counts = await self.runtime.write_articles(batch)
-        except Exception as exc:
-            self._done_writing(batch)
-            self._pending = batch + self._pending
-            self._failures += 1
-            self.stats.inc_value("denoise/errors/store")
-            logger.error(
-                "writing %d articles to the denoise database failed (%s attempt in a row): %s: %s",
+        except StoreDataError as exc:
+            if len(batch) == 1:
+                self._reject(batch[0], exc)
+                return [], None
+            logger.debug(
+                "the denoise database refused a batch of %d articles (%s): writing it in halves",
                 len(batch),
-                _ordinal(self._failures),
-                type(exc).__name__,
                 exc,
                 extra={"spider": self.crawler.spider},
             )
-            if self._failures >= _MAX_STORE_FAILURES:
-                self._close_spider("denoise_store_failed")
-            return
-        self._done_writing(batch)
-        self._failures = 0
+            half = len(batch) // 2
+            unwritten, error = await self._write(batch[:half])
+            if error is not None:
+                return unwritten + batch[half:], error
+            return await self._write(batch[half:])
+        except Exception as exc:
+            return batch, exc
+        self._count(counts)
+        return [], None
+
+    def _reject(self, record: ArticleRecord, exc: StoreDataError) -> None:
+        """Give up on an article the database refuses by itself: writing it again would fail
+        the same way, so it is not kept for another attempt."""
+        self.stats.inc_value("denoise/store/rejected")
+        logger.error(
+            "the denoise database refused the article %s; it is not stored: %s",
+            record.url,
+            exc,
+            extra={"spider": self.crawler.spider},
+        )
+
+    def _count(self, counts: UpsertCounts) -> None:
         self.stats.inc_value("denoise/store/inserted", counts.inserted)
         self.stats.inc_value("denoise/store/updated", counts.updated)
         self.stats.inc_value("denoise/store/unchanged", counts.unchanged)

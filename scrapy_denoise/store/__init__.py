@@ -8,7 +8,7 @@ write to at once. The schema is created or upgraded by the Alembic scripts shipp
 
 from __future__ import annotations
 
-from .errors import SchemaVersionError, StoreError, redact_url
+from .errors import SchemaVersionError, StoreDataError, StoreError, redact_url
 from .records import (
     SCORE_BUCKETS,
     ArticleRecord,
@@ -40,6 +40,7 @@ __all__ = [
     "SiteSnapshot",
     "SiteSummary",
     "Store",
+    "StoreDataError",
     "StoreError",
     "TemplateText",
     "UpsertCounts",

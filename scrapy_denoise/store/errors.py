@@ -7,13 +7,21 @@ import re
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-__all__ = ["SchemaVersionError", "StoreError", "redact_url", "scrub"]
+__all__ = ["SchemaVersionError", "StoreDataError", "StoreError", "redact_url", "scrub"]
 
 _USERINFO = re.compile(r"(?<=://)([^/@:]*):[^/@]*@")
 
 
 class StoreError(Exception):
     """The store cannot be opened or used; the message names the (redacted) database."""
+
+
+class StoreDataError(StoreError):
+    """The database refused the data of a call, not the call: a value that cannot be bound
+    (a date with no UTC equivalent) or that breaks a column or constraint. The same data
+    fails the same way on every attempt, so a caller retries only without the offending
+    record (the store pipeline bisects its batch to find it); any other ``StoreError`` is
+    the database being unreachable or broken, which waiting may cure."""
 
 
 class SchemaVersionError(StoreError):

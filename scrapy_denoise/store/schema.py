@@ -74,7 +74,12 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None or value.utcoffset() is None:
             raise ValueError(f"naive datetime {value.isoformat()} given; the store needs tz-aware")
-        value = value.astimezone(UTC)
+        try:
+            value = value.astimezone(UTC)
+        except OverflowError:
+            # 0001-01-01T00:00:00+01:00 (.NET's minimum date) is a year before datetime's
+            # range in UTC; say so rather than "date value out of range" of no value.
+            raise ValueError(f"{value.isoformat()} has no UTC equivalent (out of range)") from None
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:

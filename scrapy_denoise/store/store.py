@@ -1,7 +1,10 @@
 """The repository: short, batched, atomic transactions over the store's tables.
 
 Every method is one transaction (retried whole on a deadlock or a busy SQLite file), so a
-process killed at any moment leaves either all or none of a call's effect. Counts are only
+process killed at any moment leaves either all or none of a call's effect. Data the
+database refuses (a value it cannot store, a broken constraint) fails the whole call with
+:class:`StoreDataError`, which retrying the same data cannot cure; every other failure is a
+:class:`StoreError`. Counts are only
 ever changed by additive upserts (``count = count + excluded.count``), never by
 read-modify-write in Python, which is what keeps them exact when several crawler processes
 write to one PostgreSQL database at once. Rows are written in key order so that two
@@ -42,10 +45,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError, StatementError
 from sqlalchemy.pool import StaticPool
 
-from .errors import StoreError, redact_url, scrub
+from .errors import StoreDataError, StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
     FINGERPRINT_BASIS_CHARS,
@@ -387,7 +390,15 @@ class Store:
                 # A driver's connection error may echo connection details: keep it out of
                 # the chain; later errors keep their cause (SQL, never the URL) for debugging.
                 cause = None if what == "open" else exc
-                raise StoreError(f"{verb} at {self.url}: {detail}") from cause
+                error = StoreDataError if _refused_data(exc) and what != "open" else StoreError
+                raise error(f"{verb} at {self.url}: {detail}") from cause
+            except StatementError as exc:
+                # Not a DBAPIError: SQLAlchemy could not even bind a value (a datetime
+                # with no UTC equivalent raised in UTCDateTime), so nothing reached the
+                # database and the same data fails the same way again. Its message holds
+                # the statement's parameters, whole article texts: only the cause is told.
+                detail = scrub(f"{type(exc.orig).__name__}: {exc.orig}", self._url).strip()
+                raise StoreDataError(f"store {what} failed at {self.url}: {detail}") from exc
         raise AssertionError("unreachable")
 
     @contextmanager
@@ -463,6 +474,12 @@ def _create_engine(url: URL) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _refused_data(exc: DBAPIError) -> bool:
+    """The database refused a value (out of a column's range, a constraint broken), as
+    opposed to failing to run the call: retrying the same rows cannot succeed."""
+    return isinstance(exc, (DataError, IntegrityError))
 
 
 def _retryable(exc: DBAPIError) -> bool:
