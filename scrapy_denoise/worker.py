@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import io
 import itertools
 import logging
 import os
@@ -150,7 +151,8 @@ class CoreHost:
         # fields, not its identity, and the store needs it to keep one row per article
         self._identities: OrderedDict[str, str] = OrderedDict()
         # URLs of redelivered requests (a killed crawler had taken them): learned again only
-        # when no committed fingerprint shows the dead crawler's learning reached the store
+        # when no committed fingerprint shows the dead crawler's learning reached the store;
+        # each is forgotten at its page's last use (see :meth:`classify`)
         self._redelivered: set[str] = set()
 
     def open(self, database_url: str | None, options: DenoiseOptions) -> None:
@@ -225,6 +227,11 @@ class CoreHost:
         # a redelivered page whose fingerprint is committed was judged and counted already
         record = not (self._redelivered and self._already_learned(url, done=False))
         verdict = denoiser.classify_document(doc, record=record, count=record)
+        if self._redelivered and (verdict.is_noise or not keep_document):
+            # No extraction follows (a noise page, or extraction off), so this was the
+            # redelivered page's last use: kept, the URL made a later ordinary fetch of the
+            # same page skip its learning too.
+            self._redelivered.discard(urldefrag(url)[0])
         if keep_document and not verdict.is_noise:
             _remember(self._documents, _body_key(url, body), doc, _DOCUMENT_CACHE_SIZE)
         return verdict, doc.warnings
@@ -353,8 +360,48 @@ class ThreadWorker:
 
 # -- the child process -------------------------------------------------------------------
 
-#: a message to the child: (call id, operation, arguments, URL of the page or None)
-_Call = tuple[int, str, tuple[Any, ...], "str | None"]
+#: a message to the child: (call id, operation, arguments, URL of the page or None); the
+#: arguments are an :class:`_Unreadable` when the child could not unpickle them
+_Call = tuple[int, str, "tuple[Any, ...] | _Unreadable", "str | None"]
+#: the exit status of a child that could not read a message's envelope (it cannot tell
+#: which call to fail, so it exits, and the parent fails every pending call)
+_UNREADABLE_EXIT = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Unreadable:
+    """A call's arguments the child could not unpickle, and why."""
+
+    error: BaseException
+
+
+def _pack(call_id: int, op: str, args: tuple[Any, ...], url: str | None) -> memoryview:
+    """A call as the child reads it: its envelope ``(call id, operation, URL)`` and its
+    arguments, two pickles in one message. Arguments that do not unpickle in the child (an
+    instance of a class the crawl script defines in its ``__main__``, a module only the
+    parent has) then fail their own call: unpickled whole, the message killed the child's
+    reader thread, and with it every later call and the crawl's close, which waited for
+    ever."""
+    buffer = io.BytesIO()
+    pickle.dump((call_id, op, url), buffer, pickle.HIGHEST_PROTOCOL)
+    pickle.dump(args, buffer, pickle.HIGHEST_PROTOCOL)
+    return buffer.getbuffer()
+
+
+def _unpack(data: bytes) -> _Call | None:
+    """A message of :func:`_pack` (``None``: the parent says stop); raises only when the
+    envelope itself does not unpickle."""
+    stream = io.BytesIO(data)
+    envelope = pickle.load(stream)
+    if envelope is None:
+        return None
+    call_id, op, url = envelope
+    args: tuple[Any, ...] | _Unreadable
+    try:
+        args = pickle.load(stream)
+    except Exception as exc:
+        args = _Unreadable(exc)
+    return call_id, op, args, url
 
 
 class ProcessWorker:
@@ -434,9 +481,8 @@ class ProcessWorker:
                 return future
             call_id = next(self._ids)
             self._futures[call_id] = future
-        message = (call_id, op, args, url)
         try:
-            data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+            data = _pack(call_id, op, args, url)
         except Exception as exc:
             self._fail(call_id, exc)
             return future
@@ -600,7 +646,7 @@ def _serve(conn: Connection, level: int) -> None:
     def read() -> None:
         while True:
             try:
-                message = conn.recv()
+                data = conn.recv_bytes()
             except (EOFError, OSError):
                 # The parent is gone without saying so (killed). Exit at once, in the middle
                 # of whatever call is running, as the core would have died with its parent:
@@ -608,11 +654,31 @@ def _serve(conn: Connection, level: int) -> None:
                 # unfinished requests were handed to another crawler, whose "already
                 # learned?" check would then miss it and count the page twice.
                 os._exit(_ORPHANED_EXIT)
+            try:
+                message = _unpack(data)
+            except Exception:
+                # No call id to answer: a reader that stopped here left the main loop
+                # waiting for ever and the parent seeing a live child. Exiting, the child
+                # closes its socket, and the parent fails the pending calls and replaces it.
+                logging.getLogger(__name__).exception(
+                    "the denoise core process cannot read a message; exiting"
+                )
+                os._exit(_UNREADABLE_EXIT)
             inbox.put(message)
             if message is None:
                 return
 
-    threading.Thread(target=read, name="denoise-inbox", daemon=True).start()
+    def read_or_exit() -> None:
+        """``read``, and the process's end if anything escapes it: the reader must never
+        stop silently while the parent waits for answers."""
+        try:
+            read()
+        except BaseException:
+            with contextlib.suppress(BaseException):
+                logging.getLogger(__name__).exception("the denoise core process's reader failed")
+            os._exit(_UNREADABLE_EXIT)
+
+    threading.Thread(target=read_or_exit, name="denoise-inbox", daemon=True).start()
     host = CoreHost()
     backlog: deque[_Call | None] = deque()
     # calls whose page history an earlier prefetch read
@@ -630,10 +696,22 @@ def _serve(conn: Connection, level: int) -> None:
             for pending in (message, *backlog):
                 if pending is None or len(urls) >= _PREFETCH_MAX:
                     break
-                if pending[1] in _PAGE_OPS and pending[3] is not None:
+                if (
+                    pending[1] in _PAGE_OPS
+                    and pending[3] is not None
+                    and not isinstance(pending[2], _Unreadable)
+                ):
                     urls.append(pending[3])
                     prefetched.add(pending[0])
         prefetched.discard(call_id)
+        if isinstance(args, _Unreadable):
+            error = RuntimeError(
+                f"the denoise core process cannot read the arguments of {op!r}: "
+                f"{type(args.error).__name__}: {args.error} (pass values of classes it can "
+                "import, not ones defined in the crawl script's __main__)"
+            )
+            send(("result", call_id, False, _pickled_error(error), 0.0))
+            continue
         try:
             outcome = _run(host, op, args, urls)
             payload = pickle.dumps(outcome.value, pickle.HIGHEST_PROTOCOL)

@@ -38,6 +38,7 @@ from scrapy_denoise.integration import (
     StorePipeline,
     page_item,
 )
+from scrapy_denoise.integration import runtime as runtime_module
 from scrapy_denoise.integration.logstats import summary
 from scrapy_denoise.integration.settings import (
     DEFAULT_FIELDS,
@@ -49,7 +50,7 @@ from scrapy_denoise.options import DenoiseOptions
 from scrapy_denoise.page.model import DEFAULT_MODEL_PATH
 from scrapy_denoise.page.rules import PageRules
 from scrapy_denoise.store.scratch import scratch_database
-from scrapy_denoise.worker import CoreHost, CoreProcessDied, ThreadWorker
+from scrapy_denoise.worker import CoreHost, CoreProcessDied, DenoiseUnavailable, ThreadWorker
 
 T = TypeVar("T")
 
@@ -217,6 +218,31 @@ def test_component_enabled_alone_builds() -> None:
         assert isinstance(component.from_crawler(crawler), component)
 
 
+def test_with_every_core_component_disabled_no_core_starts(tmp_path: Path) -> None:
+    """Each component asked for the runtime's core before reading its own setting: with
+    all of them off the crawl still started the core's process and created the database's
+    tables, and a database that was down closed the spider."""
+    db = tmp_path / "store.sqlite3"
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=f"sqlite:///{db}",
+        DENOISE_PAGE_FILTER_ENABLED=False,
+        DENOISE_EXTRACT_ENABLED=False,
+        DENOISE_STORE_ENABLED=False,
+    )
+    for component in (PageFilterMiddleware, DenoisePipeline, StorePipeline):
+        with pytest.raises(NotConfigured):
+            component.from_crawler(crawler)
+    runtime = DenoiseRuntime.for_crawler(crawler, use_core=False)
+
+    async def main() -> None:
+        await runtime.spider_opened(None)  # type: ignore[arg-type]
+        await close(crawler)
+
+    run(main)
+    assert runtime.worker is None
+    assert not db.exists()
+
+
 def test_store_pipeline_without_database_is_not_configured() -> None:
     with pytest.raises(NotConfigured, match="DENOISE_DATABASE_URL"):
         StorePipeline.from_crawler(crawler_for(DENOISE_DATABASE_URL=""))
@@ -276,6 +302,107 @@ def test_core_process_that_dies_fails_its_calls_and_is_replaced(
     assert response.meta["denoise"]["is_noise"] is False
     assert crawler.stats.get_value("denoise/errors/core_restarted") == 1
     assert "core process died" in caplog.text
+
+
+async def _until_dead(runtime: DenoiseRuntime, pid: int) -> None:
+    """Kill the core's process and wait until its worker has seen it go."""
+    os.kill(pid, signal.SIGKILL)
+    worker = runtime.worker
+    assert worker is not None
+    while worker.alive:
+        await asyncio.sleep(0.01)
+
+
+def test_a_core_that_fails_to_reopen_once_resumes_and_stores_articles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The core's process died and its new one could not open the database (out of reach
+    for a moment): the failed opening was kept and failed every later call, and the crawl
+    went on discarding every page and article without closing."""
+    monkeypatch.setattr(runtime_module, "_REOPEN_DELAY", 0.3)
+    folder, away = tmp_path / "db", tmp_path / "away"
+    folder.mkdir()
+    db_url = f"sqlite:///{folder / 'store.sqlite3'}"
+    crawler = crawler_for(DENOISE_DATABASE_URL=db_url, DENOISE_CORE_WORKER="process")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    extract = DenoisePipeline.from_crawler(crawler)
+    store = StorePipeline.from_crawler(crawler)
+    runtime = mw.runtime
+    other_url = ARTICLE_URL.replace("housing-plan", "budget")
+
+    async def main() -> Response:
+        await runtime.spider_opened(None)  # type: ignore[arg-type]
+        pid, _ = await runtime._run("identity")
+        await _until_dead(runtime, pid)
+        folder.rename(away)
+        # the page filter lets a page through unclassified meanwhile
+        response = await classify(mw, html_response())
+        assert "denoise" not in response.meta
+        # and its item waits for the core instead of being dropped
+        extracting = asyncio.ensure_future(extract.process_item(page_item(response)))
+        await asyncio.sleep(0.1)
+        away.rename(folder)
+        await store.process_item(await extracting)
+        response = await classify(mw, html_response(other_url))
+        await store.close_spider()
+        await close(crawler)
+        return response
+
+    response = run(main)
+    assert response.meta["denoise"]["is_noise"] is False  # classified again
+    assert list(_rows(db_url)) == [ARTICLE_URL]
+    stats = crawler.stats
+    assert stats.get_value("denoise/errors/core_reopen") == 1
+    assert stats.get_value("denoise/pages/unclassified") == 1
+    assert stats.get_value("denoise/items/extracted") == 1
+    assert stats.get_value("denoise/errors/database_unavailable") is None  # not given up
+
+
+class _Engine:
+    """Stands in for Scrapy's engine: records the closes asked for."""
+
+    def __init__(self) -> None:
+        self.spider = object()
+        self.reasons: list[str] = []
+
+    async def close_spider_async(self, *, reason: str) -> None:
+        self.reasons.append(reason)
+
+    def close_spider(self, spider: Any, reason: str) -> None:  # Scrapy < 2.14
+        self.reasons.append(reason)
+
+
+def test_a_core_that_cannot_be_opened_again_closes_the_spider(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runtime_module, "_REOPEN_DELAY", 0.01)
+    folder = tmp_path / "db"
+    folder.mkdir()
+    crawler = crawler_for(
+        DENOISE_DATABASE_URL=f"sqlite:///{folder / 'store.sqlite3'}",
+        DENOISE_CORE_WORKER="process",
+    )
+    engine = crawler.engine = _Engine()
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    runtime = mw.runtime
+
+    async def main() -> None:
+        await runtime.spider_opened(None)  # type: ignore[arg-type]
+        pid, _ = await runtime._run("identity")
+        await _until_dead(runtime, pid)
+        folder.rename(tmp_path / "away")  # for good
+        with pytest.raises(DenoiseUnavailable, match="cannot open the denoise database"):
+            await runtime.open()
+        assert runtime.closing
+        with pytest.raises(IgnoreRequest):  # the spider is closing now
+            await classify(mw, html_response())
+        await asyncio.sleep(0)  # the close asked for
+        await close(crawler)
+
+    run(main)
+    assert engine.reasons == ["denoise_database_unavailable"]
+    assert crawler.stats.get_value("denoise/errors/core_reopen") == runtime_module._REOPEN_ATTEMPTS
+    assert crawler.stats.get_value("denoise/errors/database_unavailable") == 1
 
 
 def test_core_process_that_cannot_start_closes_the_spider(
@@ -614,6 +741,32 @@ def test_page_filter_failure_passes_page_unclassified(monkeypatch: pytest.Monkey
     response = run(main)
     assert "denoise" not in response.meta
     assert crawler.stats.get_value("denoise/errors/classify") == 1
+
+
+def test_page_filter_lets_pages_through_while_the_core_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A core being opened again is no reason to lose a page (the pipeline judges it):
+    each one was ignored, though nothing was closing the spider."""
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+
+    async def unavailable(*args: Any) -> Any:
+        raise DenoiseUnavailable("cannot open the denoise database", "denoise_database_unavailable")
+
+    monkeypatch.setattr(mw.runtime, "classify", unavailable)
+
+    async def main() -> list[Response]:
+        responses = [await classify(mw, html_response()) for _ in range(2)]
+        await close(crawler)
+        return responses
+
+    with caplog.at_level(logging.WARNING):
+        responses = run(main)
+    assert all("denoise" not in r.meta for r in responses)
+    assert crawler.stats.get_value("denoise/pages/unclassified") == 2
+    said = [r for r in caplog.records if "pass the page filter unclassified" in r.getMessage()]
+    assert len(said) == 1  # once, not once per page
 
 
 # -- spider middleware --------------------------------------------------------------------
@@ -1616,9 +1769,9 @@ def test_the_core_is_sent_no_more_of_a_body_than_loading_reads(
     sent: list[int] = []
     real_run = DenoiseRuntime._run
 
-    async def spy(self: DenoiseRuntime, op: str, *args: Any, url: str | None = None) -> Any:
+    async def spy(self: DenoiseRuntime, op: str, *args: Any, **kwargs: Any) -> Any:
         sent.append(len(args[0]))
-        return await real_run(self, op, *args, url=url)
+        return await real_run(self, op, *args, **kwargs)
 
     monkeypatch.setattr(DenoiseRuntime, "_run", spy)
     limit = len(ARTICLE_HTML) // 2

@@ -11,13 +11,17 @@ import subprocess
 import sys
 import textwrap
 import time
+import types
 from collections.abc import Iterator
+from datetime import datetime, timedelta, tzinfo
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 
+from scrapy_denoise import worker as worker_module
 from scrapy_denoise.options import DenoiseOptions
+from scrapy_denoise.page.rules import PageHistory
 from scrapy_denoise.store import ArticleRecord
 from scrapy_denoise.worker import (
     CoreProcessDied,
@@ -125,6 +129,63 @@ def test_dead_process_fails_pending_calls_and_says_so() -> None:
         worker.shutdown()
 
 
+class _Zone(tzinfo):
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        return timedelta(hours=2)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        return timedelta(0)
+
+
+def test_arguments_the_core_process_cannot_read_fail_their_own_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Unpickled with its call's envelope, a value the child cannot import killed the
+    child's reader thread: that call, every later one and the crawl's close waited for
+    ever, the child still alive."""
+    # a time zone of a module only this process has, as a crawl script's own class in its
+    # __main__ is
+    module = types.ModuleType("denoise_parent_only")
+    zone = type("Zone", (_Zone,), {"__module__": module.__name__})
+    module.Zone = zone  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    worker = ProcessWorker()
+    try:
+        published = datetime(2024, 1, 2, tzinfo=zone())
+        with pytest.raises(RuntimeError, match="cannot read the arguments of 'note_redelivered'"):
+            worker.submit("note_redelivered", published).result(20)
+        pid, _ = worker.submit("identity").result(20).value
+        assert worker.alive and pid == worker.pid
+    finally:
+        worker.shutdown()
+
+
+def _visits(history: PageHistory | None) -> int:
+    return 0 if history is None else history.visits
+
+
+def test_a_redelivered_noise_page_is_forgotten_once_classified(tmp_path: Path) -> None:
+    """A noise page is never extracted, so its classification is the redelivered URL's last
+    use: kept, it made a later ordinary fetch of the page skip its counting too."""
+    worker = ThreadWorker()
+    tag = "https://news.example/tag/storm/"
+    worker.submit("open", f"sqlite:///{tmp_path / 'core.sqlite3'}", DenoiseOptions()).result(60)
+    try:
+        verdict, _ = worker.submit("classify", PAGE, tag, None, True, url=tag).result(60).value
+        assert verdict.is_noise
+        worker.submit("flush").result(60)  # the dead crawler's learning reached the database
+        worker.submit("note_redelivered", tag).result(60)
+        worker.submit("classify", PAGE, tag, None, True, url=tag).result(60)  # not counted
+        learner = worker.host.denoiser.learner if worker.host.denoiser else None
+        assert learner is not None
+        assert _visits(learner.page_history(tag)) == 1
+        worker.submit("classify", PAGE, tag, None, True, url=tag).result(60)  # a later fetch
+        assert _visits(learner.page_history(tag)) == 2
+    finally:
+        worker.submit("close").result(60)
+        worker.shutdown()
+
+
 def test_process_worker_starts_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
     # multiprocessing's spawn re-imports the parent's __main__: a crawl run from a plain
     # script (Scrapy's "run from a script" recipe) would start over in the child
@@ -216,7 +277,7 @@ def test_core_process_killed_with_its_parent_does_not_finish_the_running_call(
     child.close()
     conn = Connection(parent.detach())
     try:
-        conn.send((0, "flush", (), None))
+        conn.send_bytes(worker_module._pack(0, "flush", (), None))
         deadline = time.monotonic() + 60
         while not started.exists():
             assert proc.poll() is None and time.monotonic() < deadline, "the flush never started"

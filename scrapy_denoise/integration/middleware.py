@@ -26,7 +26,9 @@ never saw: responses that are not HTML, whose page items a spider may still yiel
 
 A page that makes the core fail passes unclassified (counted in
 ``denoise/errors/classify``): the filter is an optimisation, and losing a page to it would
-be worse than extracting one page too many.
+be worse than extracting one page too many. So do the pages that arrive while the core is
+being opened again after its process died (counted in ``denoise/pages/unclassified``);
+only once the core is given up and the spider is closing are pages ignored.
 """
 
 from __future__ import annotations
@@ -69,13 +71,15 @@ class PageFilterMiddleware:
         self.runtime = runtime
         self.stats: StatsCollector = crawler.stats
         self.drop_noise_leaves = runtime.config.drop_noise_leaves
+        # said once per spell of an unavailable core, not once per page
+        self._said_unavailable = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        runtime = DenoiseRuntime.for_crawler(crawler)
-        if not runtime.config.page_filter_enabled:
+        # the setting first: a disabled filter must not make the runtime open the core
+        if not DenoiseRuntime.for_crawler(crawler, use_core=False).config.page_filter_enabled:
             raise NotConfigured
-        return cls(crawler, runtime)
+        return cls(crawler, DenoiseRuntime.for_crawler(crawler))
 
     async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
@@ -94,8 +98,11 @@ class PageFilterMiddleware:
                 response.body, response.url, response_headers(response)
             )
         except DenoiseUnavailable as exc:
-            # the spider is being closed; logged once, by the runtime
-            raise IgnoreRequest(str(exc)) from exc
+            if self.runtime.closing:
+                # the spider is being closed; logged once, by the runtime
+                raise IgnoreRequest(str(exc)) from exc
+            self._pass_unavailable(exc)
+            return response
         except Exception:
             self.stats.inc_value("denoise/errors/classify")
             logger.exception(
@@ -104,6 +111,7 @@ class PageFilterMiddleware:
                 extra={"spider": self.crawler.spider},
             )
             return response
+        self._said_unavailable = False
         request.meta[META_KEY] = verdict.as_dict()
         self.runtime.remember_verdict(response.url, verdict)
         self.stats.inc_value(page_stat(verdict))
@@ -115,3 +123,16 @@ class PageFilterMiddleware:
             self.stats.inc_value("denoise/pages/dropped_leaf")
             raise IgnoreRequest(f"noise page ({verdict.reason}): {response.url}")
         return response
+
+    def _pass_unavailable(self, exc: DenoiseUnavailable) -> None:
+        """Count a page let through unclassified while the core is being opened again (the
+        extraction pipeline judges it instead), and say so once per spell."""
+        self.stats.inc_value("denoise/pages/unclassified")
+        if not self._said_unavailable:
+            self._said_unavailable = True
+            logger.warning(
+                "the denoise core is unavailable (%s): pages pass the page filter "
+                "unclassified until it is back (stat denoise/pages/unclassified)",
+                exc,
+                extra={"spider": self.crawler.spider},
+            )

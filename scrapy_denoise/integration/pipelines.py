@@ -190,10 +190,10 @@ class DenoisePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        runtime = DenoiseRuntime.for_crawler(crawler)
-        if not runtime.config.extract_enabled:
+        # the setting first: a disabled pipeline must not make the runtime open the core
+        if not DenoiseRuntime.for_crawler(crawler, use_core=False).config.extract_enabled:
             raise NotConfigured
-        return cls(crawler, runtime)
+        return cls(crawler, DenoiseRuntime.for_crawler(crawler))
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         fields = self.fields
@@ -336,12 +336,13 @@ class StorePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        runtime = DenoiseRuntime.for_crawler(crawler)
-        if not runtime.config.store_enabled:
+        # the settings first: a disabled pipeline must not make the runtime open the core
+        config = DenoiseRuntime.for_crawler(crawler, use_core=False).config
+        if not config.store_enabled:
             raise NotConfigured
-        if not runtime.config.database_url:
+        if not config.database_url:
             raise NotConfigured("DENOISE_DATABASE_URL is empty: articles are not stored")
-        return cls(crawler, runtime)
+        return cls(crawler, DenoiseRuntime.for_crawler(crawler))
 
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # with a DenoisePipeline in the project, only its articles are (module docstring)

@@ -17,7 +17,11 @@ A worker process that dies mid-crawl (a crash in a C library, the OOM killer) fa
 calls it held (their pages are counted as errors by the components) and is replaced on
 the next call, after an error in the log and the stat ``denoise/errors/core_restarted``:
 its learned state since the last flush is lost, as when a crawler dies, and nothing that
-was already written.
+was already written. A core that cannot be opened again then (the database briefly out of
+reach) is retried after 1, 2, 4, 8 and 16 seconds (stat ``denoise/errors/core_reopen``):
+meanwhile the page filter lets pages through unclassified and the pipelines wait for the
+core. If the sixth attempt fails too, the spider is closed with the failure's reason, as
+when the core cannot be opened at the start.
 
 For the distributed scheduler (:mod:`~scrapy_denoise.integration.distributed`) the runtime
 also offers a *checkpoint*: make everything the plugin was handed so far durable (articles
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
@@ -44,6 +49,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import CloseSpider
+from scrapy.utils.defer import deferred_from_coro
 
 from ..worker import (
     CoreProcessDied,
@@ -72,6 +78,10 @@ _VERDICT_MEMORY = 4096
 #: articles kept by :meth:`DenoiseRuntime.note_extracted`, oldest forgotten first: each is
 #: taken moments later, unless a pipeline between drops it or StorePipeline runs first
 _EXTRACTED_MEMORY = 10_000
+#: failed attempts in a row to open the core again (after its process died) before the
+#: spider is closed; the first retry waits this many seconds, each later one twice as long
+_REOPEN_ATTEMPTS = 6
+_REOPEN_DELAY = 1.0
 
 
 class DenoiseRuntime:
@@ -92,9 +102,16 @@ class DenoiseRuntime:
         self._opening: Future[Outcome] | None = None
         self._closed = False
         self._used = False
-        # set when the core's process dies before it is open: it would die again on
-        # every page, so the calls fail at once instead of starting process after process
+        # set when the core cannot be opened at the start, or again after its process died
+        # (see _open_failed): the spider is closing, so the calls fail at once instead of
+        # starting process after process
         self._failed: DenoiseUnavailable | None = None
+        # a core opened once and lost since is opened again, after a pause: the last failure
+        # (None while none), how many in a row, and when the next attempt may start
+        self._was_open = False
+        self._reopen_failure: DenoiseUnavailable | None = None
+        self._reopen_failures = 0
+        self._retry_at = 0.0
         self._checkpoint_hooks: list[Callable[[], Awaitable[bool]]] = []
         # the page filter's last verdicts by URL, for page items that cannot carry one (an
         # Item class without the verdict field, or DENOISE_FIELDS switching it off): judged
@@ -134,6 +151,13 @@ class DenoiseRuntime:
         """The worker hosting the core (``None`` before the first call)."""
         return self._worker
 
+    @property
+    def closing(self) -> bool:
+        """Is the spider being closed because the core is unavailable for good (or is the
+        runtime closed)? Until then a :class:`DenoiseUnavailable` is a core being opened
+        again, and a component should not lose its page for it."""
+        return self._failed is not None or self._closed
+
     # -- running operations on the worker ---------------------------------------------
 
     def _submit(self, op: str, *args: Any, url: str | None = None) -> Future[Outcome]:
@@ -143,20 +167,23 @@ class DenoiseRuntime:
 
     def _live_worker(self) -> Worker:
         """The worker, started on first use and replaced when its process died (see the
-        module doc); a new worker's first call opens its core, so nothing runs before it."""
+        module doc). Its core is opened by its first call, so nothing runs before it,
+        unless an attempt to open it again just failed: then not before ``_retry_at``
+        (:meth:`open` waits for it)."""
         worker = self._worker
-        if worker is not None and worker.alive:
-            return worker
-        if worker is not None:
-            self.crawler.stats.inc_value("denoise/errors/core_restarted")
-            logger.error(
-                "the denoise core process died; starting a new one (learned state since the "
-                "last flush is lost, stored articles are not)",
-                extra={"spider": self.crawler.spider},
-            )
-            worker.shutdown()
-        worker = self._worker = self._start_worker()
-        self._opening = worker.submit("open", self.config.database_url, self.config.options())
+        if worker is None or not worker.alive:
+            if worker is not None:
+                self.crawler.stats.inc_value("denoise/errors/core_restarted")
+                logger.error(
+                    "the denoise core process died; starting a new one (learned state since "
+                    "the last flush is lost, stored articles are not)",
+                    extra={"spider": self.crawler.spider},
+                )
+                worker.shutdown()
+            worker = self._worker = self._start_worker()
+            self._opening = None
+        if self._opening is None and time.monotonic() >= self._retry_at:
+            self._opening = worker.submit("open", self.config.database_url, self.config.options())
         return worker
 
     def _start_worker(self) -> Worker:
@@ -173,9 +200,10 @@ class DenoiseRuntime:
                 "denoise_setup_failed",
             ) from exc
 
-    async def _run(self, op: str, *args: Any, url: str | None = None) -> Any:
-        """Run ``op`` on the worker after the core is open; its CPU time goes to the stats."""
-        await self.open()
+    async def _run(self, op: str, *args: Any, url: str | None = None, wait: bool = True) -> Any:
+        """Run ``op`` on the worker after the core is open; its CPU time goes to the stats.
+        ``wait`` as in :meth:`open`."""
+        await self.open(wait=wait)
         outcome = await self._wait(self._submit(op, *args, url=url))
         stats = self.crawler.stats
         stats.inc_value(f"denoise/core/cpu_us/{op}", round(outcome.cpu_seconds * 1e6))
@@ -191,24 +219,111 @@ class DenoiseRuntime:
             return await _twisted_wait(future)
         return await asyncio.wrap_future(future, loop=loop)
 
-    async def open(self) -> None:
-        """Open the database and build the core (once); raises :class:`DenoiseUnavailable`."""
-        if self._failed is not None:
-            raise self._failed
-        if self._closed:
-            raise RuntimeError("the denoise runtime is closed")
-        self._live_worker()
-        opening = self._opening
-        assert opening is not None  # set with every worker
-        if opening.done() and opening.exception() is None:
-            return  # every call after the first: no future to bridge
-        try:
-            await self._wait(opening)
-        except CoreProcessDied as exc:
-            self._failed = DenoiseUnavailable(
+    async def open(self, *, wait: bool = True) -> None:
+        """Open the database and build the core (once); raises :class:`DenoiseUnavailable`.
+
+        A core being opened again after its process died (see the module doc) is waited
+        for, retries included, unless ``wait`` is false: the page filter would rather let a
+        page through unclassified than hold it up for half a minute.
+        """
+        while True:
+            if self._failed is not None:
+                raise self._failed
+            if self._closed:
+                raise RuntimeError("the denoise runtime is closed")
+            self._live_worker()
+            opening = self._opening
+            if opening is None:  # between two attempts to open it again
+                failure = self._reopen_failure
+                assert failure is not None  # the reason of the pause
+                if not wait:
+                    raise DenoiseUnavailable(
+                        f"the denoise core is being opened again: {failure}", failure.reason
+                    )
+                await _sleep(self._retry_at - time.monotonic())
+                continue
+            if opening.done() and opening.exception() is None:
+                return  # every call after the first: no future to bridge
+            try:
+                await self._wait(opening)
+            except (DenoiseUnavailable, CoreProcessDied) as exc:
+                failure = self._open_failed(opening, exc)
+                if not wait:
+                    raise failure from exc
+                continue
+            if self._opening is opening:
+                self._was_open = True
+                self._reopen_failure, self._reopen_failures = None, 0
+            return
+
+    def _open_failed(self, opening: Future[Outcome], exc: BaseException) -> DenoiseUnavailable:
+        """Opening the core failed: at the start, for good (the spider closes, see
+        :meth:`spider_opened`); after its process died, it is tried again later, up to
+        :data:`_REOPEN_ATTEMPTS` times in a row, and then the spider is closed. The failed
+        attempt is forgotten: kept, it failed every later call for the rest of the crawl,
+        which went on discarding every page (18 articles lost to a database out of reach
+        for five seconds). Every caller that waited for the attempt gets here; the first
+        one counts it. Returns the failure; raises it once the core is given up."""
+        failure = (
+            exc
+            if isinstance(exc, DenoiseUnavailable)
+            else DenoiseUnavailable(
                 f"the denoise core could not be opened: {exc}", "denoise_setup_failed"
             )
+        )
+        if self._opening is opening:
+            self._opening = None
+            if not self._was_open:
+                self._failed = failure  # the spider_opened handler closes the spider
+            else:
+                self._reopen_failed(failure)
+        if self._failed is not None:
             raise self._failed from exc
+        return failure
+
+    def _reopen_failed(self, failure: DenoiseUnavailable) -> None:
+        """Count a failed attempt to open the core again, and set when the next may start
+        (each pause twice the last: a database restarting takes seconds, one gone for good
+        should not hold the crawl's pages for long); the last attempt gives up."""
+        self._reopen_failure = failure
+        self._reopen_failures += 1
+        self.crawler.stats.inc_value("denoise/errors/core_reopen")
+        spider = self.crawler.spider
+        if self._reopen_failures >= _REOPEN_ATTEMPTS:
+            self._failed = failure
+            self._give_up(failure)
+            return
+        delay = _REOPEN_DELAY * 2 ** (self._reopen_failures - 1)
+        self._retry_at = time.monotonic() + delay
+        logger.warning(
+            "%s; trying again in %g s (attempt %d of %d)",
+            failure,
+            delay,
+            self._reopen_failures + 1,
+            _REOPEN_ATTEMPTS,
+            extra={"spider": spider},
+        )
+
+    def _give_up(self, failure: DenoiseUnavailable) -> None:
+        """Close the spider with ``failure``'s reason, as :meth:`spider_opened` does."""
+        spider = self.crawler.spider
+        self._count_unavailable(failure, spider)
+        try:
+            engine = self.crawler.engine
+        except RuntimeError:  # not crawling (Scrapy >= 2.14 raises instead of None)
+            return
+        if engine is None or engine.spider is None:
+            return
+        # not awaited: closing waits for the calls in flight, the caller's included
+        close = getattr(engine, "close_spider_async", None)
+        if close is not None:
+            deferred_from_coro(close(reason=failure.reason))
+        else:  # Scrapy < 2.14
+            engine.close_spider(engine.spider, failure.reason)
+
+    def _count_unavailable(self, exc: DenoiseUnavailable, spider: Spider | None) -> None:
+        self.crawler.stats.inc_value(f"denoise/errors/{exc.reason.removeprefix('denoise_')}")
+        logger.error("%s; closing the spider", exc, extra={"spider": spider})
 
     # -- the core calls the components make -------------------------------------------
 
@@ -226,7 +341,13 @@ class DenoiseRuntime:
         ``truncated``, ...): noise pages never reach extraction, so the middleware is the
         only component that can count theirs."""
         verdict, warnings = await self._run(
-            "classify", self._cut(body), url, headers, self.config.extract_enabled, url=url
+            "classify",
+            self._cut(body),
+            url,
+            headers,
+            self.config.extract_enabled,
+            url=url,
+            wait=False,  # the filter lets a page through rather than hold it up
         )
         return verdict, warnings
 
@@ -362,10 +483,12 @@ class DenoiseRuntime:
         try:
             await self.open()
         except DenoiseUnavailable as exc:
-            self.crawler.stats.inc_value(f"denoise/errors/{exc.reason.removeprefix('denoise_')}")
-            logger.error("%s; closing the spider", exc, extra={"spider": spider})
+            self._count_unavailable(exc, spider)
             if not hasattr(ExecutionEngine, "close_spider_async"):  # pragma: no cover
-                _close_later(self.crawler, spider, exc.reason)  # Scrapy < 2.14
+                # Scrapy < 2.14 ignores CloseSpider from spider_opened handlers, and logs it
+                # as "Error caught on signal handler" next to the close asked for here
+                _close_later(self.crawler, spider, exc.reason)
+                return
             raise CloseSpider(exc.reason) from exc
 
     async def spider_closed(self, spider: Spider) -> None:
@@ -390,6 +513,19 @@ class DenoiseRuntime:
             self._closed = True
             if self._worker is not None:
                 self._worker.shutdown()  # the child exits at once: its last call is done
+
+
+async def _sleep(seconds: float) -> None:
+    """Sleep on whichever event loop Scrapy runs on."""
+    seconds = max(0.0, seconds)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # a non-asyncio Twisted reactor drives this coroutine
+        from twisted.internet import reactor, task
+
+        await task.deferLater(reactor, seconds)
+        return
+    await asyncio.sleep(seconds)
 
 
 def _close_later(crawler: Crawler, spider: Spider, reason: str) -> None:
