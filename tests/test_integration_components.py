@@ -243,6 +243,23 @@ def test_with_every_core_component_disabled_no_core_starts(tmp_path: Path) -> No
     assert not db.exists()
 
 
+def test_denoise_enabled_false_turns_every_component_off(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite3"
+    crawler = crawler_for(
+        ADDONS={Addon: 0}, DENOISE_ENABLED="False", DENOISE_DATABASE_URL=f"sqlite:///{db}"
+    )
+    for component in (
+        PageFilterMiddleware,
+        NoiseItemFilterMiddleware,
+        DenoisePipeline,
+        StorePipeline,
+        DenoiseLogStats,
+    ):
+        with pytest.raises(NotConfigured):
+            component.from_crawler(crawler)
+    assert not db.exists()
+
+
 def test_store_pipeline_without_database_is_not_configured() -> None:
     with pytest.raises(NotConfigured, match="DENOISE_DATABASE_URL"):
         StorePipeline.from_crawler(crawler_for(DENOISE_DATABASE_URL=""))
@@ -599,7 +616,7 @@ def test_page_filter_marks_article_page() -> None:
     assert crawler.stats.get_value("denoise/pages/article") == 1
 
 
-def test_page_filter_marks_noise_page_and_keeps_it() -> None:
+def test_page_filter_marks_noise_page_and_keeps_it(caplog: pytest.LogCaptureFixture) -> None:
     crawler = crawler_for()
     mw = PageFilterMiddleware.from_crawler(crawler)
 
@@ -608,10 +625,13 @@ def test_page_filter_marks_noise_page_and_keeps_it() -> None:
         await close(crawler)
         return response
 
-    response = run(main)
+    with caplog.at_level(logging.DEBUG, logger="scrapy_denoise.integration.middleware"):
+        response = run(main)
     assert response.meta["denoise"]["is_noise"] is True
     assert response.meta["denoise"]["reason"] == "url_pattern"
     assert crawler.stats.get_value("denoise/pages/noise/url_pattern") == 1
+    # its items are dropped without a word: the log says which page, and why
+    assert f"noise page (url_pattern, score 1.00): {TAG_URL}" in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -117,6 +117,15 @@ class PageFilterMiddleware:
         self.stats.inc_value(page_stat(verdict))
         if not verdict.is_noise:
             return response
+        # Its items are dropped without a line of their own (see .spidermw): which page was
+        # judged noise, and why, is said here, beside Scrapy's "Crawled" line.
+        logger.debug(
+            "noise page (%s, score %.2f): %s",
+            verdict.reason,
+            verdict.score,
+            response.url,
+            extra={"spider": self.crawler.spider},
+        )
         # an article's load warnings are counted by the pipeline when it is extracted
         count_warnings(self.stats, warnings, response.url, self.crawler.spider)
         if self.drop_noise_leaves and request.meta.get(META_LEAF):

@@ -85,11 +85,30 @@ def setting_name(field_name: str) -> str:
     return "DENOISE_" + field_name.upper()
 
 
+#: the components ``DENOISE_ENABLED = False`` turns off
+_COMPONENT_FIELDS = (
+    "page_filter_enabled",
+    "item_filter_enabled",
+    "extract_enabled",
+    "store_enabled",
+    "logstats_enabled",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class DenoiseConfig:
     """The parsed ``DENOISE_*`` settings of one crawler."""
 
     # -- components ---------------------------------------------------------------------
+    enabled: bool = field(
+        default=True,
+        metadata=_doc(
+            "``False`` turns every component below off (page filter, item filter, "
+            "extraction, store, log stats), for a crawl without the plugin that keeps the "
+            "project's settings: ``scrapy crawl news -s DENOISE_ENABLED=False``.",
+            "bool",
+        ),
+    )
     page_filter_enabled: bool = field(
         default=True,
         metadata=_doc(
@@ -450,6 +469,8 @@ class DenoiseConfig:
                 values[f.name] = _parse(settings, name, kind)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"invalid {name} setting: {exc}") from exc
+        if values.get("enabled") is False:
+            values.update(dict.fromkeys(_COMPONENT_FIELDS, False))
         config = cls(**values)
         if first:
             config._warn_if_nothing_stored()
