@@ -1015,6 +1015,24 @@ def test_a_row_stored_under_its_index_file_before_is_moved_not_duplicated(
     assert [tuple(r) for r in rows] == [("https://n.example/post/", "edited text")]
 
 
+def test_a_damaged_text_never_rewrites_a_url_stored_after_the_first_look(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may store the URL between the look for stored URLs and the insert:
+    the rewrite, made under the row's lock, refuses the damaged text too."""
+    good = "The council approved the plan on Tuesday after a long debate. " * 5
+    damaged = good[:200] + "\ufffd" * 20
+    url = "https://n.example/story"
+    assert store.upsert_articles([ArticleRecord(url, SITE, good)]) == UpsertCounts(inserted=1)
+    # as if the URL had not been stored yet when the batch was first looked at
+    monkeypatch.setattr(store_module, "_without_damaged_rewrites", lambda conn, a: (list(a), 0))
+    assert store.upsert_articles([ArticleRecord(url, SITE, damaged)]) == UpsertCounts(
+        kept_damaged=1
+    )
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT text FROM articles")).scalar_one() == good
+
+
 def test_a_damaged_rewrite_set_aside_keeps_its_identity_from_a_copy(store: Store) -> None:
     """The copy check took the stored URL to be rewritten and let its identity go: a copy
     of the good text under another URL in the same batch became a second row."""

@@ -927,9 +927,14 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             }
             changed: list[dict[str, Any]] = []
             identified: list[dict[str, Any]] = []
+            damaged = 0
             for h, row in sorted(rest.items()):
                 content, identity = stored.get(h, (None, None))
-                if content != row["content_hash"]:
+                if content != row["content_hash"] and _damaged(row["text"]):
+                    # stored by another process since _without_damaged_rewrites looked: the
+                    # row lock taken above is what makes "never rewrites" hold
+                    damaged += 1
+                elif content != row["content_hash"]:
                     changed.append({f"b_{k}": v for k, v in row.items() if k != "url"})
                 elif row["identity_hash"] not in (None, identity):
                     identified.append({"b_url_hash": h, "b_identity_hash": row["identity_hash"]})
@@ -938,7 +943,8 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
             if identified:
                 conn.execute(reidentify, identified)
             updated += len(changed)
-            unchanged += len(rest) - len(changed)
+            kept_damaged += damaged
+            unchanged += len(rest) - len(changed) - damaged
     return UpsertCounts(inserted, updated, unchanged, duplicates, kept_damaged)
 
 
