@@ -1347,17 +1347,23 @@ def test_store_pipeline_writes_its_last_batch_where_scrapy_waits_for_a_deferred(
         assert out.strip() == printed
 
 
-def test_store_pipeline_keeps_failed_batch_and_retries(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _store_only(tmp_path: Path, batch: int) -> tuple[str, Any, StorePipeline]:
+    """(database URL, crawler, StorePipeline) of a crawler that stores the items it is
+    given, the core in a thread, so that a test can make the core's writes fail."""
     db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
     crawler = crawler_for(
         DENOISE_DATABASE_URL=db_url,
-        DENOISE_STORE_BATCH=2,
+        DENOISE_STORE_BATCH=batch,
         DENOISE_CORE_WORKER="thread",
         DENOISE_EXTRACT_ENABLED=False,
     )
-    pipeline = StorePipeline.from_crawler(crawler)
+    return db_url, crawler, StorePipeline.from_crawler(crawler)
+
+
+def test_store_pipeline_keeps_failed_batch_and_retries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db_url, crawler, pipeline = _store_only(tmp_path, batch=2)
     original = CoreHost.write_articles
     calls = {"n": 0}
 
@@ -1601,14 +1607,7 @@ def test_store_pipeline_closes_the_spider_when_the_same_articles_fail_three_time
 ) -> None:
     """Failures were counted in a row for the pipeline: any batch written between two
     attempts of a failing one reset the count, and the spider never closed."""
-    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    crawler = crawler_for(
-        DENOISE_DATABASE_URL=db_url,
-        DENOISE_STORE_BATCH=1,
-        DENOISE_CORE_WORKER="thread",
-        DENOISE_EXTRACT_ENABLED=False,
-    )
-    pipeline = StorePipeline.from_crawler(crawler)
+    _, crawler, pipeline = _store_only(tmp_path, batch=1)
     closed: list[str] = []
     monkeypatch.setattr(pipeline, "_close_spider", closed.append)
     unlucky = _article(0)["url"]

@@ -64,7 +64,7 @@ from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
 from ..tokens import CJK_CHAR
 from .logstats import count_warnings, page_stat
-from .runtime import DenoiseRuntime, DenoiseUnavailable
+from .runtime import DenoiseRuntime, DenoiseUnavailable, close_spider
 from .settings import DEFAULT_FIELDS
 
 if TYPE_CHECKING:
@@ -565,19 +565,7 @@ class StorePipeline:
         self._writing = [b for b in self._writing if b is not batch]
 
     def _close_spider(self, reason: str) -> None:
-        """Ask the engine to close the spider; not awaited, since closing waits for the
-        items in flight, this one included."""
-        try:
-            engine = self.crawler.engine
-        except RuntimeError:  # not crawling (Scrapy >= 2.14 raises instead of None)
-            return
-        if engine is None or engine.spider is None:
-            return
-        close = getattr(engine, "close_spider_async", None)
-        if close is not None:
-            deferred_from_coro(close(reason=reason))
-        else:  # Scrapy < 2.14
-            engine.close_spider(engine.spider, reason)
+        close_spider(self.crawler, reason)
 
 
 def _deferred_close_spider(self: StorePipeline, spider: Spider | None = None) -> Deferred[None]:

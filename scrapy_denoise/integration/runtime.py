@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from ..page.verdict import PageVerdict
     from ..store import ArticleRecord, UpsertCounts
 
-__all__ = ["DenoiseRuntime", "DenoiseUnavailable"]
+__all__ = ["DenoiseRuntime", "DenoiseUnavailable", "close_spider"]
 
 logger = logging.getLogger(__name__)
 
@@ -306,20 +306,8 @@ class DenoiseRuntime:
 
     def _give_up(self, failure: DenoiseUnavailable) -> None:
         """Close the spider with ``failure``'s reason, as :meth:`spider_opened` does."""
-        spider = self.crawler.spider
-        self._count_unavailable(failure, spider)
-        try:
-            engine = self.crawler.engine
-        except RuntimeError:  # not crawling (Scrapy >= 2.14 raises instead of None)
-            return
-        if engine is None or engine.spider is None:
-            return
-        # not awaited: closing waits for the calls in flight, the caller's included
-        close = getattr(engine, "close_spider_async", None)
-        if close is not None:
-            deferred_from_coro(close(reason=failure.reason))
-        else:  # Scrapy < 2.14
-            engine.close_spider(engine.spider, failure.reason)
+        self._count_unavailable(failure, self.crawler.spider)
+        close_spider(self.crawler, failure.reason)
 
     def _count_unavailable(self, exc: DenoiseUnavailable, spider: Spider | None) -> None:
         self.crawler.stats.inc_value(f"denoise/errors/{exc.reason.removeprefix('denoise_')}")
@@ -526,6 +514,22 @@ async def _sleep(seconds: float) -> None:
         await task.deferLater(reactor, seconds)
         return
     await asyncio.sleep(seconds)
+
+
+def close_spider(crawler: Crawler, reason: str) -> None:
+    """Ask the engine to close the crawler's spider, if it is crawling; not awaited, since
+    closing waits for the calls and items in flight, the caller's own included."""
+    try:
+        engine = crawler.engine
+    except RuntimeError:  # not crawling (Scrapy >= 2.14 raises instead of None)
+        return
+    if engine is None or engine.spider is None:
+        return
+    close = getattr(engine, "close_spider_async", None)
+    if close is not None:
+        deferred_from_coro(close(reason=reason))
+    else:  # Scrapy < 2.14
+        engine.close_spider(engine.spider, reason)
 
 
 def _close_later(crawler: Crawler, spider: Spider, reason: str) -> None:
