@@ -204,14 +204,17 @@ _WEB_LATIN = frozenset(
         *("iso8859_9", "iso8859_10", "iso8859_13", "iso8859_15", "iso8859_16"),
     }
 )
-#: Latin-script languages whose stop words decide between two such readings, and those of
-#: them written in windows-1252 (the rest use the other codecs: "się", "že", "şi", "için"
-#: read right only there).
-_WESTERN_LANGUAGES = ("en", "fr", "de", "es", "pt", "it", "nl", "ca", "da", "sv", "no", "fi", "is")
-_READING_LANGUAGES = (
-    *_WESTERN_LANGUAGES,
-    *("pl", "cs", "sk", "hu", "hr", "sl", "ro", "tr", "lt", "lv", "et"),
-)
+#: Latin-script languages whose stop words decide between such readings, with the Windows
+#: code page each is written in ("się", "že", "şi", "için" read right only in theirs)
+_LANGUAGE_CODEC = {
+    **dict.fromkeys(("en", "fr", "de", "es", "pt", "it", "nl", "ca", "da", "sv"), "cp1252"),
+    **dict.fromkeys(("no", "fi", "is"), "cp1252"),
+    **dict.fromkeys(("pl", "cs", "sk", "hu", "hr", "sl", "ro"), "cp1250"),
+    "tr": "cp1254",
+    **dict.fromkeys(("lt", "lv", "et"), "cp1257"),
+}
+_READING_LANGUAGES = tuple(_LANGUAGE_CODEC)
+_WINDOWS_LATIN = ("cp1250", "cp1254", "cp1257")
 _WEB_DEFAULT = "cp1252"
 #: bytes windows-1252 leaves undefined: a text holding one is in some other codec
 _NOT_CP1252 = re.compile(b"[\x81\x8d\x8f\x90\x9d]")
@@ -242,25 +245,26 @@ def _stop_words_read(text: str, pattern: re.Pattern[str]) -> Counter[str]:
     return Counter(w for w in pattern.findall(text.lower()) if w in owners)
 
 
-def _western(words: Counter[str]) -> bool:
-    """Do the stop words vote for a language written in windows-1252? A word listed by k
+def _voted_codec(words: Counter[str]) -> str | None:
+    """The Windows code page of the language the stop words vote for (a word listed by k
     languages gives each 1/k of a vote, so that the long lists do not win on words every
-    language has."""
+    language has); ``None`` without a vote."""
     owners = _reading_stop_words()
     votes: dict[str, float] = {}
     for word, count in words.items():
         for lang in owners[word]:
             votes[lang] = votes.get(lang, 0.0) + count / len(owners[word])
-    return bool(votes) and max(votes, key=votes.__getitem__) in _WESTERN_LANGUAGES
+    return _LANGUAGE_CODEC[max(votes, key=votes.__getitem__)] if votes else None
 
 
 def _detect(body: bytes) -> str | None:
     """The codec charset_normalizer ranks first, except among Latin-script single-byte
     codecs it finds equally clean (windows-1252 always among them when the bytes allow).
-    There the reading with the most stop words wins ("à" is a French stop word, "ŕ" none;
-    "się" a Polish one, "siê" none); where they hold as many (the letters that differ are
-    in other words: "crème"), the language the stop words vote for decides: windows-1252,
-    the web's legacy default, for the languages written in it, else the first ranked.
+    There, and in the other Windows Latin code pages, the reading with the most stop words
+    wins ("à" is a French stop word, "ŕ" none; "się" a Polish one, "siê" none); where
+    several hold as many (the letters that differ are in other words: "crème"), the
+    language the ASCII stop words vote for names the code page ("the" and "and":
+    windows-1252, the web's legacy default), else the first ranked wins.
 
     Only the runs of letters with a byte beyond ASCII are compared, since ASCII reads alike
     in all of them (found once, in the bytes); the vote, rarely needed, reads the rest.
@@ -281,20 +285,20 @@ def _detect(body: bytes) -> str | None:
         readings.append(_WEB_DEFAULT)
     if not readings:  # a DOS or Mac code page, and bytes windows-1252 does not define
         return _canonical(best.encoding)
+    # the Windows code pages of the other Latin-script languages, which detection does not
+    # always rank (Turkish in windows-1254 came out as windows-1250 or -1252)
+    readings += [name for name in _WINDOWS_LATIN if name not in readings]
     runs = b" ".join(_ACCENTED_RUN.findall(sample))
     words = {
         name: _stop_words_read(runs.decode(name, errors="replace"), _WORD) for name in readings
     }
     most = max(words[name].total() for name in readings)
     tied = [name for name in readings if words[name].total() == most]
-    if _WEB_DEFAULT in tied and (
-        len(tied) == 1
-        or _western(
-            words[_WEB_DEFAULT]
-            + _stop_words_read(sample.decode(_WEB_DEFAULT, errors="replace"), _ASCII_WORD)
-        )
-    ):
-        return _WEB_DEFAULT
+    if len(tied) > 1:
+        # ASCII reads alike in all of them: its stop words name the language
+        voted = _voted_codec(_stop_words_read(sample.decode("latin-1"), _ASCII_WORD))
+        if voted in tied:
+            return voted
     return _canonical(tied[0])
 
 
