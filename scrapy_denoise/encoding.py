@@ -12,7 +12,6 @@ routinely contain bytes only the superset defines.
 from __future__ import annotations
 
 import codecs
-import functools
 import re
 import unicodedata
 from collections import Counter
@@ -227,33 +226,20 @@ _ACCENTED_RUN = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _reading_stop_words() -> dict[str, tuple[str, ...]]:
-    """Each stop word of :data:`_READING_LANGUAGES` with the languages that list it."""
-    from .language import stopwords  # language imports document, which imports this module
-
-    owners: dict[str, list[str]] = {}
-    for lang in _READING_LANGUAGES:
-        for word in stopwords(lang):
-            owners.setdefault(word, []).append(lang)
-    return {word: tuple(langs) for word, langs in owners.items()}
-
-
 def _stop_words_read(text: str, pattern: re.Pattern[str]) -> Counter[str]:
-    """The stop words among the words of ``text`` that ``pattern`` finds."""
-    owners = _reading_stop_words()
+    """The stop words of :data:`_READING_LANGUAGES` among the words ``pattern`` finds."""
+    from .language import stop_word_owners  # language imports document, which imports us
+
+    owners = stop_word_owners(_READING_LANGUAGES)
     return Counter(w for w in pattern.findall(text.lower()) if w in owners)
 
 
 def _voted_codec(words: Counter[str]) -> str | None:
-    """The Windows code page of the language the stop words vote for (a word listed by k
-    languages gives each 1/k of a vote, so that the long lists do not win on words every
-    language has); ``None`` without a vote."""
-    owners = _reading_stop_words()
-    votes: dict[str, float] = {}
-    for word, count in words.items():
-        for lang in owners[word]:
-            votes[lang] = votes.get(lang, 0.0) + count / len(owners[word])
+    """The Windows code page of the language the stop words vote for; ``None`` without a
+    vote."""
+    from .language import stop_word_votes
+
+    votes = stop_word_votes(words, _READING_LANGUAGES)
     return _LANGUAGE_CODEC[max(votes, key=votes.__getitem__)] if votes else None
 
 

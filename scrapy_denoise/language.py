@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
 import stopwordsiso
@@ -398,20 +398,28 @@ def _cyrillic_language(sample: str, letters: int) -> str:
 
 
 def _latin_votes(text: str) -> dict[str, float]:
-    """Stop-word vote; a word shared by k candidate lists gives each 1/k of a vote.
+    """Stop-word vote of the :data:`LATIN_VOTE_LANGUAGES` over ``text``."""
+    owners = stop_word_owners(LATIN_VOTE_LANGUAGES)
+    # Non-stop-words are dropped in C before counting; the Counter keeps first-occurrence
+    # order, so the float sums add up in the same order as over all tokens.
+    stop = Counter(filter(owners.__contains__, _tokens(text.lower())))
+    return stop_word_votes(stop, LATIN_VOTE_LANGUAGES)
+
+
+def stop_word_votes(counts: Mapping[str, int], langs: tuple[str, ...]) -> dict[str, float]:
+    """The votes of the stop words ``counts`` (each a word of :func:`stop_word_owners`
+    of ``langs``) for ``langs``, those with any in ``langs``' order; a word listed by k of
+    them gives each 1/k of a vote.
 
     Splitting shared words keeps the large lists (English has 1,300 entries, among them
     ``de``, ``la``, ``en``) from winning on words that say nothing about the language.
     """
-    owners = _vote_owners()
-    votes = dict.fromkeys(LATIN_VOTE_LANGUAGES, 0.0)
-    # Non-stop-words are dropped in C before counting; the Counter keeps first-occurrence
-    # order, so the float sums below add up in the same order as over all tokens.
-    stop = filter(owners.__contains__, _tokens(text.lower()))
-    for token, count in Counter(stop).items():
-        langs = owners[token]
-        share = count / len(langs)
-        for lang in langs:
+    owners = stop_word_owners(langs)
+    votes = dict.fromkeys(langs, 0.0)
+    for token, count in counts.items():
+        owned = owners[token]
+        share = count / len(owned)
+        for lang in owned:
             votes[lang] += share
     return {lang: v for lang, v in votes.items() if v > 0}
 
@@ -442,10 +450,12 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _vote_owners() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=4)
+def stop_word_owners(langs: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Each stop word of ``langs`` with the languages that list it, for
+    :func:`stop_word_votes` (the charset detection votes with other languages)."""
     owners: dict[str, list[str]] = {}
-    for lang in LATIN_VOTE_LANGUAGES:
+    for lang in langs:
         for word in stopwords(lang):
             owners.setdefault(word, []).append(lang)
     return {word: tuple(langs) for word, langs in owners.items()}
