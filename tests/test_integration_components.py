@@ -260,6 +260,13 @@ def test_denoise_enabled_false_turns_every_component_off(tmp_path: Path) -> None
     assert not db.exists()
 
 
+def test_a_redelivered_page_starts_no_core_once_the_core_is_given_up() -> None:
+    runtime = DenoiseRuntime.for_crawler(crawler_for())
+    runtime._failed = DenoiseUnavailable("the database is gone", "denoise_database_unavailable")
+    runtime.note_redelivered(ARTICLE_URL)
+    assert runtime.worker is None
+
+
 def test_store_pipeline_without_database_is_not_configured() -> None:
     with pytest.raises(NotConfigured, match="DENOISE_DATABASE_URL"):
         StorePipeline.from_crawler(crawler_for(DENOISE_DATABASE_URL=""))

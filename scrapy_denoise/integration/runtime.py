@@ -459,8 +459,11 @@ class DenoiseRuntime:
 
         Its page is learned only if no committed fingerprint shows that the dead crawler's
         learning of it reached the database: otherwise RC and the line counts would count
-        the page twice. Sent to the worker ahead of the page itself (calls run in order).
+        the page twice. Sent to the worker ahead of the page itself (calls run in order);
+        not once the core is given up, when it would start a core process for nothing.
         """
+        if self.closing:
+            return
         self._submit("note_redelivered", url)
 
     # -- lifecycle --------------------------------------------------------------------
