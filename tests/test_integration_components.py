@@ -206,15 +206,19 @@ def test_component_disabled_raises_not_configured(component: Any, setting: str) 
         component.from_crawler(crawler)
 
 
+#: every component the add-on enables
+_COMPONENTS = (
+    PageFilterMiddleware,
+    NoiseItemFilterMiddleware,
+    DenoisePipeline,
+    StorePipeline,
+    DenoiseLogStats,
+)
+
+
 def test_component_enabled_alone_builds() -> None:
     crawler = crawler_for(DENOISE_DATABASE_URL="sqlite://")
-    for component in (
-        PageFilterMiddleware,
-        NoiseItemFilterMiddleware,
-        DenoisePipeline,
-        StorePipeline,
-        DenoiseLogStats,
-    ):
+    for component in _COMPONENTS:
         assert isinstance(component.from_crawler(crawler), component)
 
 
@@ -248,13 +252,7 @@ def test_denoise_enabled_false_turns_every_component_off(tmp_path: Path) -> None
     crawler = crawler_for(
         ADDONS={Addon: 0}, DENOISE_ENABLED="False", DENOISE_DATABASE_URL=f"sqlite:///{db}"
     )
-    for component in (
-        PageFilterMiddleware,
-        NoiseItemFilterMiddleware,
-        DenoisePipeline,
-        StorePipeline,
-        DenoiseLogStats,
-    ):
+    for component in _COMPONENTS:
         with pytest.raises(NotConfigured):
             component.from_crawler(crawler)
     assert not db.exists()
@@ -1709,38 +1707,41 @@ def test_log_summary_names_counters() -> None:
     assert "unchanged; 0 page warnings; 2 errors" in line  # no copies, nothing kept
 
 
-def test_log_summary_accounts_for_every_article_given_to_the_store() -> None:
-    """247 extracted, "5 new, 51 updated, 189 unchanged" did not add up: 2 were copies."""
-    line = summary(
-        {
-            "denoise/items/extracted": 248,
-            "denoise/store/inserted": 5,
-            "denoise/store/updated": 51,
-            "denoise/store/unchanged": 189,
-            "denoise/store/duplicates": 2,
-            "denoise/store/kept_damaged": 1,
-            "denoise/warnings/binary": 3,
-            "denoise/warnings/truncated": 1,
-        }
-    )
-    assert (
-        "stored 5 new, 51 updated, 189 unchanged, 2 copies not stored, 1 kept (damaged page); "
-        "4 page warnings;" in line
-    )
-
-
-def test_log_summary_names_articles_refused_or_never_written() -> None:
-    line = summary(
-        {
-            "denoise/items/extracted": 10,
-            "denoise/store/inserted": 7,
-            "denoise/store/rejected": 1,
-            "denoise/store/lost": 2,
-        }
-    )
-    assert (
-        "stored 7 new, 0 updated, 0 unchanged, 1 rejected by the database, 2 not written;" in line
-    )
+@pytest.mark.parametrize(
+    ("stats", "said"),
+    [
+        # 247 extracted, "5 new, 51 updated, 189 unchanged" did not add up: 2 were copies
+        (
+            {
+                "denoise/items/extracted": 248,
+                "denoise/store/inserted": 5,
+                "denoise/store/updated": 51,
+                "denoise/store/unchanged": 189,
+                "denoise/store/duplicates": 2,
+                "denoise/store/kept_damaged": 1,
+                "denoise/warnings/binary": 3,
+                "denoise/warnings/truncated": 1,
+            },
+            "stored 5 new, 51 updated, 189 unchanged, 2 copies not stored, 1 kept (damaged "
+            "page); 4 page warnings;",
+        ),
+        # articles the database refused, and articles never written
+        (
+            {
+                "denoise/items/extracted": 10,
+                "denoise/store/inserted": 7,
+                "denoise/store/rejected": 1,
+                "denoise/store/lost": 2,
+            },
+            "stored 7 new, 0 updated, 0 unchanged, 1 rejected by the database, 2 not written;",
+        ),
+    ],
+    ids=["copies-and-damaged", "rejected-and-lost"],
+)
+def test_log_summary_accounts_for_every_article_given_to_the_store(
+    stats: dict[str, int], said: str
+) -> None:
+    assert said in summary(stats)
 
 
 @pytest.mark.parametrize(
