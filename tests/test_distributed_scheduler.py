@@ -415,6 +415,7 @@ def test_status_names_the_redis_and_marks_a_silent_worker_gone(
     out = capsys.readouterr().out
     assert out.startswith(f"redis {redis_address(worker.server)}\n")
     assert re.search(r"worker-a: 1 taken, 1 unfinished, heartbeat \d+ s ago\n", out)
+    assert "1 enqueued in all, 1 URLs seen; in progress\n" in out
     # the workers' own timeout, given to them with -s, given here too
     assert worker._heartbeat is not None
     worker._heartbeat.stop()
@@ -429,6 +430,9 @@ def test_status_names_the_redis_and_marks_a_silent_worker_gone(
     gone = r"worker-a: 1 taken, 1 unfinished, heartbeat 360\d s ago \(gone: over DENOISE_WORKER_"
     assert re.search(gone, capsys.readouterr().out)
     assert main(_command(worker, redis_url, "reset")) == 0  # nobody alive: allowed
+    capsys.readouterr()
+    assert main([*argv]) == 0  # after a reset, nothing is under way
+    assert "0 queued, 0 enqueued in all, 0 URLs seen; not started\n" in capsys.readouterr().out
 
 
 def test_commands_say_in_one_line_when_redis_cannot_be_reached(

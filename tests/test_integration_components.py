@@ -1220,7 +1220,7 @@ def test_pipeline_counts_the_pages_it_judges_itself_like_the_page_filter() -> No
     assert sum(noise.values()) == 1 and stats["denoise/pages/article"] == 1
     assert stats["denoise/warnings/binary"] == 1
     assert stats["denoise/items/dropped_noise_page"] == 1
-    assert summary(stats).startswith("Denoise: 1 article pages, 1 noise pages (")
+    assert summary(stats).startswith("Denoise: 1 article page, 1 noise page (")
 
 
 def test_pipeline_passes_items_that_are_not_pages() -> None:

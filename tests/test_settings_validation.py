@@ -167,7 +167,7 @@ def test_item_fields_defaults_and_errors_name_the_setting() -> None:
 
 @pytest.mark.parametrize("missing", ["scrapy_redis", "redis"])
 def test_the_distributed_scheduler_without_its_extra_says_what_to_install(missing: str) -> None:
-    """``SCHEDULER = ...RedisScheduler`` without ``pip install scrapy-denoise[distributed]``:
+    """``SCHEDULER = ...RedisScheduler`` without the ``distributed`` extra:
     the import error names the extra, not only the module it lacks."""
     import subprocess
     import sys
@@ -181,4 +181,22 @@ def test_the_distributed_scheduler_without_its_extra_says_what_to_install(missin
     assert run.returncode == 1
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith("ModuleNotFoundError: ") and missing in last
-    assert "pip install 'scrapy-denoise[distributed]'" in last
+    assert 'pip install -e "' in last and '[distributed]"' in last
+
+
+def test_the_distributed_cli_without_its_extra_prints_one_line() -> None:
+    """``python -m scrapy_denoise.integration.distributed status`` without the extra: the
+    same hint as the scheduler's, as one line on stderr and exit status 1, no traceback."""
+    import subprocess
+    import sys
+
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['scrapy_redis'] = None\n"
+        "sys.argv = ['distributed', 'status']\n"
+        "runpy.run_module('scrapy_denoise.integration.distributed', run_name='__main__')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("error: ") and "[distributed]" in run.stderr

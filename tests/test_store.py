@@ -20,6 +20,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
+from scrapy_denoise.extras import install_hint
 from scrapy_denoise.store import (
     SCORE_BUCKETS,
     ArticleRecord,
@@ -251,8 +252,9 @@ def test_a_missing_postgresql_driver_names_the_extra(monkeypatch: pytest.MonkeyP
     import sys
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
-    with pytest.raises(StoreError, match=r"scrapy-denoise\[postgresql\]") as info:
+    with pytest.raises(StoreError, match="psycopg") as info:
         Store.open(f"postgresql+psycopg://u:{PASSWORD}@127.0.0.1:9/db")
+    assert f"({install_hint('postgresql')})" in str(info.value)
     assert PASSWORD not in str(info.value)
 
 

@@ -5,7 +5,7 @@ setting we choose is the one the task defines (main text, so trafilatura's comme
 is off). Nothing here is tuned against the evaluation data, and every extractor gets the
 same decoded ``str`` from the runner, so differences come from the extractors alone.
 
-The peers are optional dependencies (``pip install "scrapy-denoise[compare]"``); importing this
+The peers are optional dependencies (the ``compare`` extra); importing this
 module never requires them, a factory only does when called.
 """
 
@@ -20,6 +20,8 @@ from lxml import html as lxml_html
 
 from scrapy_denoise.evaluation.runner import Extractor
 
+from ..extras import install_hint
+
 __all__ = [
     "TRAFILATURA_ROW",
     "Extractor",
@@ -31,8 +33,6 @@ __all__ = [
     "trafilatura_extractor",
     "trafilatura_row_extractor",
 ]
-
-_INSTALL_HINT = "pip install 'scrapy-denoise[compare]'"
 
 #: The name tables give :func:`trafilatura_row_extractor`.
 TRAFILATURA_ROW = "trafilatura+metadata"
@@ -56,7 +56,9 @@ class MissingPeerError(ImportError):
 
 
 def _missing(package: str, error: ImportError) -> MissingPeerError:
-    return MissingPeerError(f"{package} is needed to compare against it: {_INSTALL_HINT} ({error})")
+    return MissingPeerError(
+        f"{package} is needed to compare against it: {install_hint('compare')} ({error})"
+    )
 
 
 def trafilatura_extractor() -> Extractor:

@@ -403,7 +403,7 @@ same site in the same run. Ours also finds the title, date, author and language;
 is asked for the text alone (`extract`), so the ratio flatters it (the extraction table
 times its `bare_extraction` with metadata too).
 *(single page)* rows are the peers of the extraction table on the same article pages
-(`pip install scrapy-denoise[compare]`; left out when they are not installed).
+(the `compare` extra; left out when they are not installed).
 `demo-daily` (when listed) is the synthetic site of `make demo` (in-article ads, share
 bars, bylines and comments in three layouts, English and Chinese), packed with
 `cd example_project && python -m demosite.generate /tmp/demo-site --zip /tmp/demo-daily.zip`;

@@ -75,10 +75,12 @@ try:
     from scrapy_redis.queue import PriorityQueue
     from scrapy_redis.scheduler import Scheduler as _ScrapyRedisScheduler
 except ImportError as exc:  # the [distributed] extra is not installed
-    raise ModuleNotFoundError(
-        f"{exc} (RedisScheduler, distributed crawls): pip install 'scrapy-denoise[distributed]'",
-        name=exc.name,
-    ) from exc
+    from ..extras import install_hint
+
+    _missing = f"{exc} (RedisScheduler, distributed crawls): {install_hint('distributed')}"
+    if __name__ == "__main__":  # `python -m ... status`: a message, not a traceback
+        sys.exit(f"error: {_missing}")
+    raise ModuleNotFoundError(_missing, name=exc.name) from exc
 
 from .runtime import DenoiseRuntime
 from .settings import DenoiseConfig
@@ -238,6 +240,16 @@ class CrawlStatus:
     @property
     def done(self) -> bool:
         return self.enqueued > 0 and self.queued == 0 and not any(self.processing.values())
+
+
+def _progress(status: CrawlStatus) -> str:
+    """The end of ``status``'s first line: a queue nothing ever entered is no crawl under way
+    (after ``reset``, or when every worker failed at start), not one that is "not done"."""
+    if status.done:
+        return "done"
+    if status.enqueued == 0 and status.queued == 0 and not any(status.processing.values()):
+        return "not started"
+    return "in progress"
 
 
 def _text(value: bytes | str) -> str:
@@ -879,7 +891,7 @@ def _run_command(args: argparse.Namespace, server: Redis, keys: CrawlKeys, timeo
         return 0
     print(
         f"queue {keys.queue!r}: {status.queued} queued, {status.enqueued} enqueued in all, "
-        f"{status.seen} URLs seen; {'done' if status.done else 'not done'}"
+        f"{status.seen} URLs seen; {_progress(status)}"
     )
     for owner in sorted(set(status.processing) | set(status.popped)):
         age = status.heartbeat_age.get(owner)

@@ -99,12 +99,16 @@ def summary(stats: dict[str, Any], *, not_stored: str | None = None) -> str:
         else f"not stored ({not_stored})"
     )
     return (
-        f"Denoise: {int(stats.get('denoise/pages/article', 0))} article pages, "
-        f"{sum(noise.values())} noise pages{f' ({reasons})' if reasons else ''}; "
-        f"{int(stats.get('denoise/items/extracted', 0))} articles extracted, "
-        f"{dropped} items dropped; {stored}; "
-        f"{warned} page warnings; {errors} errors"
+        f"Denoise: {_count(int(stats.get('denoise/pages/article', 0)), 'article page')}, "
+        f"{_count(sum(noise.values()), 'noise page')}{f' ({reasons})' if reasons else ''}; "
+        f"{_count(int(stats.get('denoise/items/extracted', 0)), 'article')} extracted, "
+        f"{_count(dropped, 'item')} dropped; {stored}; "
+        f"{_count(warned, 'page warning')}; {_count(errors, 'error')}"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _looping_call(func: Callable[[Spider], None], spider: Spider) -> Any:

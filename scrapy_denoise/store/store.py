@@ -48,6 +48,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError, StatementError
 from sqlalchemy.pool import StaticPool
 
+from ..extras import install_hint
 from .errors import StoreDataError, StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
@@ -179,7 +180,7 @@ class Store:
         except (ArgumentError, ImportError) as exc:
             # the driver of the [postgresql] extra, missing: say how to get it
             hint = (
-                " (pip install 'scrapy-denoise[postgresql]')"
+                f" ({install_hint('postgresql')})"
                 if isinstance(exc, ImportError) and sa_url.get_backend_name() == "postgresql"
                 else ""
             )
