@@ -159,6 +159,13 @@ _BINARY_MAGIC = (
     b"\x00\x00\x01\x00",
     b"wOFF",
     b"wOF2",
+    # zlib streams (deflate bodies served without their Content-Encoding: a compressible
+    # page stays under the entropy test and was stored as a "Turkish" article of mojibake)
+    # and zstd frames
+    b"x\x9c",
+    b"x\xda",
+    b"x\x01",
+    b"\x28\xb5\x2f\xfd",
 )
 _NON_ELEMENTS = (etree.Comment, etree.ProcessingInstruction, etree.Entity)
 _PARSER_OPTIONS: dict[str, bool | str] = {
@@ -555,13 +562,15 @@ def _is_json(text: str) -> bool:
 def _looks_binary(body: bytes, wide: bool = False) -> bool:
     """A file signature, or control bytes among near-random bytes; ``wide``: the header
     declares UTF-16, whose NUL bytes are text (a file signature still counts)."""
-    head = body[:_BINARY_SNIFF]
-    if head.startswith(_BINARY_MAGIC):
+    if body.startswith(_BINARY_MAGIC):
         return True
+    # NUL padding after the page is no sign of binary: a 1.7 kB article followed by 1,000
+    # NULs lost its text as "binary"
+    head = body.rstrip(b"\x00")[:_BINARY_SNIFF] if body.endswith(b"\x00") else body[:_BINARY_SNIFF]
     if not head or wide:
         return False
     # UTF-16/32 text has NULs too, but arrives with a BOM, checked by the decoder first.
-    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf", b"\x00\x00\xfe\xff")):
         return False
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     low, high = _BINARY_CONTROL_SHARES
@@ -598,6 +607,23 @@ _COPY_SHARE = 0.5
 _COPY_PROBES = 40
 _COPY_GAP = re.compile(r"\W+")
 #: a self-closing ``<html ... />``, which libxml2 reads as an empty document
+#: numeric references to C0 control characters (``&#11;``, ``&#x1B;``): libxml2 puts the
+#: character itself into the tree, where lxml refuses to set it as text again (a vertical
+#: tab pasted from Word, followed by a hidden element whose text moved to its tail, made
+#: loading raise) and where it would reach the stored text
+_CONTROL_REF = re.compile(r"&#(?:0*(\d{1,2})(?!\d)|[xX]0*([0-9a-fA-F]{1,2})(?![0-9a-fA-F]));?")
+
+
+def _control_ref(match: re.Match[str]) -> str:
+    """A control character's reference as a browser shows it: a vertical tab or form feed
+    as the space it separates words with, the others as nothing; any other reference as
+    it is."""
+    code = int(match[1]) if match[1] is not None else int(match[2], 16)
+    if code >= 32 or code in (9, 10, 13):
+        return match[0]
+    return " " if code in (11, 12) else ""
+
+
 _SELF_CLOSED_HTML = re.compile(r"(<html\b[^<>]*)/>", re.I)  # greedy: linear on long runs
 #: what may stand in ``<head>``; libxml2 leaves any other unknown element there, where a
 #: browser ends the head and starts the body (see :func:`_repair_body`)
@@ -856,6 +882,8 @@ def _load_tree(
     if _is_json(text):
         warnings.append("not_html")
         return _empty_root(), HeadInfo(), encoding, (), []
+    if "&#" in text:
+        text = _CONTROL_REF.sub(_control_ref, text)
     # What follows </html> is still the page to a browser (167 of 600 sampled pages have
     # something after it); libxml2 would drop it.
     whole = _drop_html_end_tags(text)

@@ -115,6 +115,16 @@ class Decoded:
     error_rate: float = 0.0
 
 
+#: Python codecs that a label can name but no browser decodes a page with; a page declaring
+#: one is read as if it declared nothing. Without this ``<meta charset="base64">`` made
+#: decoding raise (base64, rot13, zlib and the other bytes-to-bytes codecs are not text
+#: encodings at all), ``undefined`` and ``idna`` raised too, and ``punycode`` emptied the
+#: page.
+_NOT_WEB_CODECS = frozenset(
+    {"utf-7", "unicode-escape", "raw-unicode-escape", "punycode", "idna", "undefined", "charmap"}
+)
+
+
 def _canonical(label: bytes | str | None, *, header: bool = False) -> str | None:
     if not label:
         return None
@@ -123,10 +133,12 @@ def _canonical(label: bytes | str | None, *, header: bool = False) -> str | None
     label = label.strip().strip("\"'").lower()
     label = _SUPERSETS.get(label, label)
     try:
-        name = codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
-    name = _SUPERSETS.get(name, name)
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_WEB_CODECS:
+        return None
+    name = _SUPERSETS.get(info.name, info.name)
     # UTF-16 declared inside an 8-bit document is a lie the standard tells us to ignore; in
     # the HTTP header it is followed, and "utf-16" without a byte order means little-endian
     # there (WHATWG), which is also what Windows servers send. The standard knows no UTF-32.

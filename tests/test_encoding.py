@@ -220,3 +220,15 @@ def test_a_file_signature_under_a_utf16_header_is_still_binary() -> None:
     header = {"Content-Type": "text/html; charset=utf-16"}
     pdf = b"%PDF-1.7\n" + "<html> text </html>".encode("utf-16-le") * 50
     assert "binary" in load_document(pdf, "https://news.example/a.html", header).warnings
+
+
+@pytest.mark.parametrize(
+    "label", ["base64", "rot13", "zlib", "hex", "undefined", "idna", "punycode", "utf-7"]
+)
+def test_a_python_codec_no_browser_knows_is_no_declaration(label: str) -> None:
+    """``codecs.lookup`` knows bytes-to-bytes codecs and Python's own: as a declaration they
+    made decoding raise (base64, undefined, idna) or emptied the page (punycode)."""
+    page = f'<meta charset="{label}"><p>caf\u00e9 cr\u00e8me</p>'.encode()
+    assert decode(page).text.endswith("<p>caf\u00e9 cr\u00e8me</p>")
+    header = {"Content-Type": f"text/html; charset={label}"}
+    assert decode("<p>caf\u00e9</p>".encode(), header).encoding == "utf-8"

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
+from scrapy_denoise.models.modelfile import MAX_MODEL_BYTES
 from scrapy_denoise.models.svm import ModelFormatError, SvmModel
 
 
@@ -113,6 +114,9 @@ def test_train_command_keeps_progress_off_the_json_report(
         ("prob_a", float("nan"), "NaN or infinite"),
         ("gamma", -1.0, "negative"),
         ("degree", 400, "degree 400"),
+        ("degree", 2.7, "2.7 is not a whole number"),
+        ("degree", 1e400, "inf is not a whole number"),  # int() raised OverflowError
+        ("gamma", 1e308, "margins overflow"),  # finite, but every margin NaN
     ],
 )
 def test_loading_rejects_parameters_that_would_score_every_row_alike(
@@ -132,3 +136,26 @@ def test_loading_rejects_parameters_that_would_score_every_row_alike(
     with pytest.raises(ModelFormatError, match="NaN or infinite"):
         SvmModel.from_dict({**data, "support_vectors": support})
     assert SvmModel.from_dict(data).kernel == "poly"  # the untouched file loads
+
+
+def test_loading_names_the_file_and_refuses_what_is_no_model_file(tmp_path: Path) -> None:
+    """Anything wrong raises ModelFormatError with the path (a crawl's error line must say
+    which setting to fix): no RecursionError from JSON nested 100,000 deep, no endless
+    read of a device, no minute-long load of a huge file."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ModelFormatError, match=f"{deep}: not JSON \\(RecursionError"):
+        SvmModel.load(deep)
+    with pytest.raises(ModelFormatError, match=f"{tmp_path}: not a file"):
+        SvmModel.load(tmp_path)
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as f:
+        f.truncate(MAX_MODEL_BYTES + 1)  # sparse: no disk used
+    with pytest.raises(ModelFormatError, match="bytes, over the"):
+        SvmModel.load(huge)
+    wrong = tmp_path / "wrong.json"
+    x, y = _data()
+    data = SvmModel.from_sklearn(SVC().fit(x, y), feature_names=list("abcd")).to_dict()
+    wrong.write_text(json.dumps({**data, "kernel": "sigmoid"}))
+    with pytest.raises(ModelFormatError, match=f"^{wrong}: unknown kernel 'sigmoid'"):
+        SvmModel.load(wrong)

@@ -108,6 +108,12 @@ def test_loading_rejects_other_formats_and_broken_node_references(tmp_path: Path
         TreeEnsemble.from_dict(broken)
     with pytest.raises(ModelFormatError, match="differ in length"):
         TreeEnsemble.from_dict({**data, "value": data["value"][:-1]})
+    # numbers no field can hold: numpy's and int()'s OverflowError, not a bare crash
+    huge = {**data, "left": [2**40, *data["left"][1:]]}
+    with pytest.raises(ModelFormatError, match="out of bounds for int32"):
+        TreeEnsemble.from_dict(huge)
+    with pytest.raises(ModelFormatError, match="infinity"):
+        TreeEnsemble.from_dict({**data, "depth": float("inf")})
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(ModelFormatError, match="not JSON"):
         TreeEnsemble.load(tmp_path / "bad.json")

@@ -381,6 +381,34 @@ def test_articles_are_inserted_updated_only_on_change(store: Store) -> None:
     assert summary is not None and summary.articles == 6
 
 
+def test_a_rewrite_keeps_the_metadata_its_visit_did_not_find(store: Store) -> None:
+    """A later visit that reads no author or date (a page served damaged, a changed
+    layout) rewrites the text but does not erase what an earlier visit read; what it does
+    read replaces the stored value."""
+    from sqlalchemy import select
+
+    from scrapy_denoise.store.schema import StoredArticle
+
+    published = datetime(2024, 1, 6, 10, tzinfo=UTC)
+    url = "https://n.example/2024/01/05/bridge"
+    first = ArticleRecord(
+        url, SITE, "text", title="Bridge", published=published, author="Jane Roe", lang="en"
+    )
+    assert store.upsert_articles([first]) == UpsertCounts(inserted=1)
+    bare = ArticleRecord(url, SITE, "text, re-crawled")
+    assert store.upsert_articles([bare]) == UpsertCounts(updated=1)
+    a = StoredArticle
+    query = select(a.text, a.title, a.published, a.author, a.lang)
+    with store.engine.connect() as conn:
+        row = conn.execute(query).one()
+    assert tuple(row) == ("text, re-crawled", "Bridge", published, "Jane Roe", "en")
+    found = ArticleRecord(url, SITE, "text, again", title="Bridge (updated)", author="J. Roe")
+    assert store.upsert_articles([found]) == UpsertCounts(updated=1)
+    with store.engine.connect() as conn:
+        row = conn.execute(query).one()
+    assert tuple(row) == ("text, again", "Bridge (updated)", published, "J. Roe", "en")
+
+
 def _stored_urls(store: Store) -> list[str]:
     with store.engine.connect() as conn:
         return sorted(u for (u,) in conn.execute(text("SELECT url FROM articles")))

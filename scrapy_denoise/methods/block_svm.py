@@ -58,7 +58,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..document import Document
-from ..models.svm import ModelFormatError, SvmModel
+from ..models.modelfile import MALFORMED, ModelFormatError, naming
+from ..models.svm import SvmModel
 from ..models.trees import TreeEnsemble
 from .base import Extraction
 from .blocks import CJK_CHARS, CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
@@ -181,9 +182,9 @@ def _load(path: str) -> LoadedModel:
         raise ModelFormatError(f"{path} is a page model (DENOISE_PAGE_MODEL), not a block model")
     try:
         return _loaded(path, model)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, ModelFormatError):
-            raise
+    except ModelFormatError as exc:  # of the context model or the trees it holds
+        raise naming(path, exc) from exc.__cause__
+    except MALFORMED as exc:
         raise ModelFormatError(f"{path}: malformed block model metadata: {exc!r}") from exc
 
 

@@ -16,7 +16,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .modelfile import ModelFormatError, check_format, read_json, write_json
+from .modelfile import (
+    MALFORMED,
+    ModelFormatError,
+    check_format,
+    naming,
+    read_json,
+    write_json,
+)
 
 __all__ = ["FORMAT", "ModelFormatError", "SvmModel"]
 
@@ -27,6 +34,14 @@ _KERNELS = ("rbf", "poly", "linear")
 _MAX_DEGREE = 10
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def _whole(value: Any) -> int:
+    """An integer field: ``2.7`` is an error, not silently 2."""
+    number = float(value)
+    if not number.is_integer():
+        raise ValueError(f"{value!r} is not a whole number")
+    return int(number)
 
 
 @dataclass(slots=True)
@@ -157,7 +172,7 @@ class SvmModel:
                 kernel=str(data["kernel"]),
                 gamma=float(data["gamma"]),
                 coef0=float(data["coef0"]),
-                degree=int(data["degree"]),
+                degree=_whole(data["degree"]),
                 support_vectors=np.asarray(data["support_vectors"], dtype=np.float64),
                 dual_coef=np.asarray(data["dual_coef"], dtype=np.float64),
                 intercept=float(data["intercept"]),
@@ -166,7 +181,7 @@ class SvmModel:
                 classes=[str(c) for c in data.get("classes", ["negative", "positive"])],
                 metadata=dict(data.get("metadata") or {}),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except MALFORMED as exc:
             raise ModelFormatError(f"malformed model file: {exc}") from exc
         n = len(names)
         sv = model.support_vectors
@@ -198,8 +213,18 @@ class SvmModel:
             return f"malformed model file: gamma {self.gamma} is negative"
         if self.kernel == "poly" and not 1 <= self.degree <= _MAX_DEGREE:
             return f"malformed model file: degree {self.degree} is not in 1..{_MAX_DEGREE}"
+        # Finite parameters can still overflow the margin (gamma 1e308 made every page's
+        # score NaN, so the page model never judged a page noise): score a few of the
+        # support vectors, points the model is sure to meet.
+        with np.errstate(all="ignore"):
+            margins = self._kernel(self.support_vectors[:16]) @ self.dual_coef + self.intercept
+        if not np.isfinite(margins).all():
+            return "malformed model file: its margins overflow (gamma, coef0 or degree too large)"
         return None
 
     @classmethod
     def load(cls, path: str | Path) -> SvmModel:
-        return cls.from_dict(read_json(path))
+        try:
+            return cls.from_dict(read_json(path))
+        except ModelFormatError as exc:
+            raise naming(path, exc) from exc.__cause__

@@ -25,7 +25,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .modelfile import ModelFormatError, check_format, read_json, write_json
+from .modelfile import (
+    MALFORMED,
+    ModelFormatError,
+    check_format,
+    naming,
+    read_json,
+    write_json,
+)
 
 __all__ = ["FORMAT", "TreeEnsemble"]
 
@@ -316,7 +323,7 @@ class TreeEnsemble:
                 classes=[str(c) for c in data.get("classes", ["negative", "positive"])],
                 metadata=dict(data.get("metadata") or {}),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except MALFORMED as exc:
             raise ModelFormatError(f"malformed model file: {exc}") from exc
         problem = model._problem()
         if problem is not None:
@@ -325,4 +332,7 @@ class TreeEnsemble:
 
     @classmethod
     def load(cls, path: str | Path) -> TreeEnsemble:
-        return cls.from_dict(read_json(path))
+        try:
+            return cls.from_dict(read_json(path))
+        except ModelFormatError as exc:
+            raise naming(path, exc) from exc.__cause__

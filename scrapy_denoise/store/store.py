@@ -862,6 +862,10 @@ def _move_index_file_rows(conn: Connection, moved: dict[str, str]) -> None:
         )
 
 
+#: the columns a rewrite keeps when the new visit has no value (see _upsert_articles)
+_KEPT_WHEN_MISSING = frozenset({"title", "published", "author", "lang"})
+
+
 def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> UpsertCounts:
     site_ids = _site_ids(conn, [a.site for a in articles])
     # Damaged texts of stored URLs are set aside first: the copy check takes a stored URL
@@ -876,12 +880,17 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
     insert_new = ins.on_conflict_do_nothing(index_elements=[_ARTICLES.c.url_hash]).returning(
         _ARTICLES.c.url_hash
     )
+    # A rewrite keeps the stored title, date, author and language where the new visit found
+    # none: a visit that misses them (a page served damaged, a changed layout) must not
+    # erase what an earlier one read. A value found replaces the stored one.
     rewrite = (
         update(_ARTICLES)
         .where(_ARTICLES.c.url_hash == bindparam("b_url_hash", type_=_ARTICLES.c.url_hash.type))
         .values(
             {
-                name: bindparam(f"b_{name}", type_=_ARTICLES.c[name].type)
+                name: (
+                    func.coalesce(value, _ARTICLES.c[name]) if name in _KEPT_WHEN_MISSING else value
+                )
                 for name in (
                     "site_id",
                     "title",
@@ -894,6 +903,7 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
                     "content_hash",
                     "identity_hash",
                 )
+                for value in [bindparam(f"b_{name}", type_=_ARTICLES.c[name].type)]
             }
         )
     )
