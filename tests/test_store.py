@@ -43,6 +43,7 @@ from scrapy_denoise.store import (
 from scrapy_denoise.store import store as store_module
 from scrapy_denoise.store.schema import VERSION_TABLE, Base
 from scrapy_denoise.store.scratch import scratch_database
+from scrapy_denoise.store.store import stored_url
 
 SITE = "https://news.example"
 PASSWORD = "hunter2-Secret"
@@ -975,6 +976,33 @@ def test_an_article_under_its_directory_index_file_is_the_same_row(store: Store)
     other = [ArticleRecord("https://n.example/post/index.php?id=2", SITE, "x", identity="i3")]
     assert store.upsert_articles(other) == UpsertCounts(inserted=1)
     assert _stored_urls(store) == [real, "https://n.example/post/?id=2"]
+
+
+@pytest.mark.parametrize(
+    ("url", "stored"),
+    [
+        ("https://n.example/story?utm_source=mail", "https://n.example/story"),
+        ("https://n.example/s?id=3&UTM_Medium=x&a=1&a=2#c", "https://n.example/s?id=3&a=1&a=2#c"),
+        ("https://n.example/s?fbclid=Iw&q=caf%C3%A9&gclid", "https://n.example/s?q=caf%C3%A9"),
+        ("https://n.example/index.html?utm_campaign=z", "https://n.example/"),
+        ("https://n.example/s?notutm_source=1&x_fbclid=2", None),  # not tracking parameters
+        ("https://n.example/s?ref=home", None),  # may select content: kept
+    ],
+)
+def test_tracking_parameters_are_not_part_of_the_stored_url(url: str, stored: str | None) -> None:
+    assert stored_url(url) == (stored or url)
+
+
+def test_a_story_met_first_through_a_tracking_link_is_stored_under_its_own_url(
+    store: Store,
+) -> None:
+    """A newsletter's redirect reached ``story?utm_source=x`` first: that URL was stored and
+    the clean one dropped as its copy."""
+    tracked = [ArticleRecord("https://n.example/story?utm_source=x", SITE, "t", identity="i")]
+    assert store.upsert_articles(tracked) == UpsertCounts(inserted=1)
+    clean = [ArticleRecord("https://n.example/story", SITE, "t", identity="i")]
+    assert store.upsert_articles(clean) == UpsertCounts(unchanged=1)
+    assert _stored_urls(store) == ["https://n.example/story"]
 
 
 def test_articles_given_as_a_generator_are_all_stored(store: Store) -> None:

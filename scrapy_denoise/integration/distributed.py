@@ -422,7 +422,8 @@ class RedisScheduler(_ScrapyRedisScheduler):
         except RedisError as exc:
             # Scrapy builds the scheduler before the engine can close cleanly, so this
             # fails the crawl (exit status 1) under a traceback whose last line is the
-            # engine's own "Engine slot not assigned": the cause goes first, in one line.
+            # engine's own "Engine slot not assigned" (up to Scrapy 2.19; fixed upstream by
+            # scrapy/scrapy#8169): the cause goes first, in one line.
             logger.error(
                 "cannot reach Redis at %s (REDIS_URL): %s",
                 redis_address(connection.from_settings(crawler.settings)),

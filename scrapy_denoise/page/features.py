@@ -25,6 +25,7 @@ from urllib.parse import parse_qsl, urlsplit
 import lxml.etree as etree
 
 from ..document import Document, text_chars
+from ..tracking import is_tracking_key
 
 __all__ = [
     "FEATURE_NAMES",
@@ -78,21 +79,13 @@ FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(PageFeatures))
 #: a path's directory index file (``/index.html``, ``/default.aspx``): the directory itself,
 #: for the URL depth and for the URL rules (:mod:`.rules`)
 INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
-#: query keys that ad and analytics platforms append to any URL (``?utm_source=``,
-#: Google's ``?gclid=`` and Merchant Center's ``?srsltid=``): they name no other page, so
-#: a home page that carries only them is still the home page
-_TRACKING_KEY = re.compile(
-    r"utm_\w*|_ga|_gl|gclid|dclid|gbraid|wbraid|fbclid|msclkid|yclid|srsltid|igshid|mc_[ce]id"
-)
 
 
 def names_a_page(query: str) -> bool:
     """Whether a query string picks a page of its own: on a short path, ``/?p=123``
     (WordPress's plain permalinks) and ``/?fArticleId=...`` (Independent Online's news
     sites, 5 of l3s-gn1's 621 articles) are articles, not the home page."""
-    return any(
-        not _TRACKING_KEY.fullmatch(key) for key, _ in parse_qsl(query, keep_blank_values=True)
-    )
+    return any(not is_tracking_key(key) for key, _ in parse_qsl(query, keep_blank_values=True))
 
 
 def url_depth(url: str) -> int:

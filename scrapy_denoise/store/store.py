@@ -49,6 +49,7 @@ from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError,
 from sqlalchemy.pool import StaticPool
 
 from ..extras import install_hint
+from ..tracking import without_tracking
 from .errors import StoreDataError, StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
@@ -980,7 +981,11 @@ def _without_damaged_rewrites(
 
 def stored_url(url: str) -> str:
     """The URL an article is stored under: its own, but for a final directory index file
-    (``/post/index.html`` is ``/post/``), which names the same page on every server.
+    (``/post/index.html`` is ``/post/``), which names the same page on every server, and
+    without the query parameters that only say where a reader came from (``utm_source``,
+    ``fbclid``, ...: :mod:`~scrapy_denoise.tracking`). A crawl that met a story first through
+    a newsletter's redirect to ``story.html?utm_source=mail`` stored that URL and dropped
+    the clean one as its copy.
 
     Met under both, one article was two rows once edited: the alias, crawled first, was
     taken for a copy of the stored row while the text was the same, so the real URL was
@@ -989,7 +994,10 @@ def stored_url(url: str) -> str:
     """
     parts = urlsplit(url)
     path = _INDEX_PAGE.sub("/", parts.path)
-    return url if path == parts.path else urlunsplit(parts._replace(path=path))
+    query = without_tracking(parts.query)
+    if path == parts.path and query == parts.query:
+        return url
+    return urlunsplit(parts._replace(path=path, query=query))
 
 
 #: a directory's index page, as web servers serve it for the directory (not the URL rules'

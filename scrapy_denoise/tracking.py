@@ -1,0 +1,33 @@
+"""Query parameters that say where a reader came from, not which page they read.
+
+Ad and analytics platforms append them to any URL (``?utm_source=``, Google's ``?gclid=``,
+Merchant Center's ``?srsltid=``, Meta's ``?fbclid=``, Mailchimp's and HubSpot's ids). Two
+places must agree on them: the page filter, for which a home page carrying only them is
+still the home page, and the store, which keeps an article under its URL without them.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_tracking_key", "without_tracking"]
+
+_KEY = (
+    r"utm_\w*|_ga|_gl|gclid|dclid|gbraid|wbraid|fbclid|msclkid|yclid|srsltid|igshid"
+    r"|mc_[ce]id|_hsenc|_hsmi"
+)
+_TRACKING_KEY = re.compile(_KEY, re.I)
+#: one such parameter in a raw query: at its start or after a ``&``, up to the next ``&``
+_TRACKING_PARAM = re.compile(rf"(?:^|(?<=&))(?:{_KEY})(?:=[^&]*)?(?=&|$)", re.I)
+
+
+def is_tracking_key(key: str) -> bool:
+    return _TRACKING_KEY.fullmatch(key) is not None
+
+
+def without_tracking(query: str) -> str:
+    """``query`` without its tracking parameters, the others as they were written (order,
+    repeated keys, percent-escapes)."""
+    if not _TRACKING_PARAM.search(query):
+        return query
+    return "&".join(p for p in query.split("&") if not _TRACKING_PARAM.fullmatch(p))
