@@ -89,6 +89,14 @@ _IDENTITY_CACHE_SIZE = 20_000
 _PREFETCH_MAX = 500
 #: operations that judge a page, whose URL's history the worker prefetches
 _PAGE_OPS = frozenset({"classify", "extract"})
+#: the noise verdicts that delete a URL's stored article (``DENOISE_STORE_WITHDRAW``): a site
+#: page is judged ``navigation_page`` only once the site has shown that it dates its
+#: articles, so a site's first crawl stores the site pages it met before that. Not
+#: ``changing_content``: an article edited on two re-crawls in a row is held back as one
+#: while it keeps changing, and is an article again on the next visit. Nor the verdicts
+#: on the page's own content: a page that has lost its text (an unpublished story, a
+#: "not found" served with status 200) must not take the stored article with it.
+WITHDRAWN_REASONS = frozenset({"navigation_page"})
 #: the values of ``DENOISE_CORE_WORKER``
 WORKER_KINDS = ("process", "thread")
 #: how long a closing child may take to exit after its last operation
@@ -217,11 +225,18 @@ class CoreHost:
         return learner is not None and learner.page_history(url) is not None
 
     def classify(
-        self, body: bytes, url: str, headers: dict[str, str] | None, keep_document: bool
-    ) -> tuple[PageVerdict, tuple[str, ...]]:
-        """The page filter's verdict and the page's load warnings (``binary``, ``empty``,
-        ``truncated``, ...); ``keep_document`` keeps an article page's parse for its
-        extraction."""
+        self,
+        body: bytes,
+        url: str,
+        headers: dict[str, str] | None,
+        keep_document: bool,
+        withdraw: bool = False,
+    ) -> tuple[PageVerdict, tuple[str, ...], bool]:
+        """The page filter's verdict, the page's load warnings (``binary``, ``empty``,
+        ``truncated``, ...) and whether a stored article of the URL was deleted;
+        ``keep_document`` keeps an article page's parse for its extraction, ``withdraw``
+        deletes the stored article of a page now judged a site page
+        (``DENOISE_STORE_WITHDRAW``)."""
         denoiser = self._core()
         doc = denoiser.load(body, url, headers)
         # a redelivered page whose fingerprint is committed was judged and counted already
@@ -234,7 +249,10 @@ class CoreHost:
             self._redelivered.discard(urldefrag(url)[0])
         if keep_document and not verdict.is_noise:
             _remember(self._documents, _body_key(url, body), doc, _DOCUMENT_CACHE_SIZE)
-        return verdict, doc.warnings
+        withdrawn = False
+        if withdraw and self.store is not None and verdict.reason in WITHDRAWN_REASONS:
+            withdrawn = self.store.withdraw_article(url)
+        return verdict, doc.warnings, withdrawn
 
     def extract(
         self,

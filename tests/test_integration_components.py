@@ -49,6 +49,7 @@ from scrapy_denoise.integration.settings import (
 from scrapy_denoise.options import DenoiseOptions
 from scrapy_denoise.page.model import DEFAULT_MODEL_PATH
 from scrapy_denoise.page.rules import PageRules
+from scrapy_denoise.page.verdict import PageVerdict
 from scrapy_denoise.store.scratch import scratch_database
 from scrapy_denoise.worker import CoreHost, CoreProcessDied, DenoiseUnavailable, ThreadWorker
 
@@ -792,6 +793,40 @@ def test_page_filter_lets_pages_through_while_the_core_is_unavailable(
     assert crawler.stats.get_value("denoise/pages/unclassified") == 2
     said = [r for r in caplog.records if "pass the page filter unclassified" in r.getMessage()]
     assert len(said) == 1  # once, not once per page
+
+
+def test_a_deleted_stored_article_is_counted_and_said(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The core deletes the stored article of a page it now judges a site page
+    (``DENOISE_STORE_WITHDRAW``); the crawl must say which, and count them."""
+    crawler = crawler_for(DENOISE_CORE_WORKER="thread")
+    mw = PageFilterMiddleware.from_crawler(crawler)
+    asked: list[tuple[Any, ...]] = []
+
+    async def judged(*args: Any) -> Any:
+        asked.append(args)
+        return PageVerdict(True, 1.0, "navigation_page"), (), True
+
+    monkeypatch.setattr(mw.runtime, "classify", judged)
+
+    async def main() -> Response:
+        response = await classify(mw, html_response("https://news.example/about/"))
+        await close(crawler)
+        return response
+
+    with caplog.at_level(logging.INFO):
+        run(main)
+    assert asked and crawler.stats.get_value("denoise/store/withdrawn") == 1
+    said = [
+        r.getMessage() for r in caplog.records if "deleted the stored article" in r.getMessage()
+    ]
+    assert said == [
+        "deleted the stored article https://news.example/about/: a visit now judges it a "
+        "noise page (navigation_page)"
+    ]
+    line = summary(crawler.stats.get_stats())
+    assert "1 deleted (now site pages)" in line
 
 
 # -- spider middleware --------------------------------------------------------------------

@@ -189,7 +189,10 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     second.check_finished()
     # every article the crawl extracted was written, or skipped as a copy of a stored one
     assert sum(counts.values()) == stats["denoise/items/extracted"]
-    assert len(after) == len(before) + counts["inserted"]
+    # rows go only as pages now judged site pages (none on the demo site: its first crawl
+    # stores no site page)
+    withdrawn = stats.get("denoise/store/withdrawn", 0)
+    assert len(after) == len(before) + counts["inserted"] - withdrawn
     # the same site crawled again is (almost) all known URLs
     assert counts["inserted"] <= 0.05 * len(before)
     assert counts["updated"] + counts["unchanged"] >= 0.9 * len(before)
@@ -293,3 +296,72 @@ def test_database_down_closes_spider_before_crawling(demo_site: DemoSite, tmp_pa
     assert run.stats.get("response_received_count", 0) == 0
     assert "127.0.0.1:1/news" in run.log
     assert "s3cretpw" not in run.log
+
+
+def _town_site(root: Path) -> None:
+    """Twelve dated stories under ``/posts/SLUG/`` (no date in the URL) and four undated
+    site pages linked from every page's footer, which Scrapy fetches first (a page's last
+    links first): a first crawl stores them before it has seen three dated articles."""
+    import random
+
+    rng = random.Random(4)
+    words = ["council", "harbour", "budget", "river", "bridge", "vote", "school", "market"]
+    words += ["minister", "festival", "museum", "station", "library", "garden", "weather"]
+    words += ["election", "hospital", "theatre", "ferry", "storm", "road", "park"]
+
+    def text() -> str:  # pages that share no sentence, or they are each other's boilerplate
+        return " ".join(rng.choice(words) for _ in range(60)).capitalize() + ". "
+
+    footer = "".join(
+        f'<a href="/{name}/">{name.title()}</a> '
+        for name in ("about", "contact", "privacy", "terms")
+    )
+
+    def write(path: str, title: str, body: str) -> None:
+        page = root / path / "index.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(
+            f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title></head><body>"
+            f'<header><nav><a href="/">Home</a></nav></header><main>{body}</main>'
+            f"<footer><nav>{footer}</nav><p>Copyright 2024 Town Gazette</p></footer>"
+            "</body></html>"
+        )
+
+    links = "".join(f'<li><a href="/posts/story-{i}/">Story {i}</a></li>' for i in range(12))
+    write("", "Town Gazette", f"<h1>Latest</h1><ul>{links}</ul>")
+    for i in range(12):
+        byline = f'<p>By Ann Lee, <time datetime="2024-05-{i + 1:02d}">May {i + 1}</time></p>'
+        story = "".join(f"<p>{text()}</p>" for _ in range(5))
+        write(
+            f"posts/story-{i}",
+            f"Story {i}",
+            f"<article><h1>Story {i}</h1>{byline}{story}</article>",
+        )
+    for name in ("about", "contact", "privacy", "terms"):
+        about = "".join(f"<p>{text()}</p>" for _ in range(4))
+        write(name, name.title(), f"<h1>{name.title()}</h1>{about}")
+
+
+def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path) -> None:
+    """``DENOISE_STORE_WITHDRAW``: what the first crawl stored before the ``navigation_page``
+    rule could judge, the second deletes; the third finds nothing more to do."""
+    from integration_support import url_path
+
+    _town_site(tmp_path / "www")
+    db_url = f"sqlite:///{tmp_path / 'town.sqlite3'}"
+    rows, withdrawn = [], []
+    with serve(tmp_path / "www") as base_url:
+        for _ in range(3):
+            run = run_crawl(base_url + "/", tmp_path, {"DENOISE_DATABASE_URL": db_url})
+            run.check_finished()
+            rows.append(sorted(url_path(a.url) for a in read_articles(db_url)))
+            withdrawn.append(run.stats.get("denoise/store/withdrawn", 0))
+    stories = [f"/posts/story-{i}/" for i in range(12)]
+    print(f"\n  rows per crawl {[len(r) for r in rows]}, deleted {withdrawn}")
+    # the first crawl stored the site pages it met first (all four, measured; how many
+    # depends on the order responses arrive in), the second deletes just those
+    first_site_pages = sorted(set(rows[0]) - set(stories))
+    assert set(stories) <= set(rows[0]) and first_site_pages  # the case this is for
+    assert set(first_site_pages) <= {"/about/", "/contact/", "/privacy/", "/terms/"}
+    assert rows[1] == rows[2] == sorted(stories)
+    assert withdrawn == [0, len(first_site_pages), 0]

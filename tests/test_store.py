@@ -1005,6 +1005,14 @@ def test_a_story_met_first_through_a_tracking_link_is_stored_under_its_own_url(
     assert _stored_urls(store) == ["https://n.example/story"]
 
 
+def test_withdrawing_an_article_deletes_its_row_under_the_stored_url(store: Store) -> None:
+    url = "https://n.example/about/index.html"
+    store.upsert_articles([ArticleRecord(url, SITE, "t"), ArticleRecord(url + "x", SITE, "t")])
+    assert store.withdraw_article("https://n.example/about/?utm_medium=footer")
+    assert not store.withdraw_article(url)  # gone already
+    assert _stored_urls(store) == [url + "x"]
+
+
 def test_articles_given_as_a_generator_are_all_stored(store: Store) -> None:
     """The timezone checks spent a generator, and nothing was stored, without an error."""
     records = (ArticleRecord(f"https://n.example/{i}", SITE, f"text {i}") for i in range(3))

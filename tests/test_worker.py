@@ -56,8 +56,9 @@ def worker(request: pytest.FixtureRequest) -> Iterator[Worker]:
 def test_worker_classifies_extracts_and_writes_in_order(worker: Worker, tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'core.sqlite3'}"
     worker.submit("open", db_url, DenoiseOptions())
-    verdict, warnings = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
-    assert not verdict.is_noise and warnings == ()
+    classified = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60)
+    verdict, warnings, withdrawn = classified.value
+    assert not verdict.is_noise and warnings == () and not withdrawn
     outcome = worker.submit("extract", PAGE, URL, None, verdict).result(60)
     article, relearn_skipped = outcome.value
     assert "inspected the sea wall" in article.text and not relearn_skipped
@@ -76,11 +77,11 @@ def test_a_redelivered_link_with_a_fragment_is_known_learned(
     learning had already committed was learned again (visits 2 in page_fingerprints)."""
     db_url = f"sqlite:///{tmp_path / 'core.sqlite3'}"
     worker.submit("open", db_url, DenoiseOptions())
-    verdict, _ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
+    verdict, *_ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
     worker.submit("extract", PAGE, URL, None, verdict).result(60)
     worker.submit("flush").result(60)  # the dead crawler's learning reached the database
     worker.submit("note_redelivered", URL + "#comments").result(60)
-    verdict, _ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
+    verdict, *_ = worker.submit("classify", PAGE, URL, None, True, url=URL).result(60).value
     _, relearn_skipped = worker.submit("extract", PAGE, URL, None, verdict).result(60).value
     assert relearn_skipped
     worker.submit("close").result(60)
@@ -171,7 +172,7 @@ def test_a_redelivered_noise_page_is_forgotten_once_classified(tmp_path: Path) -
     tag = "https://news.example/tag/storm/"
     worker.submit("open", f"sqlite:///{tmp_path / 'core.sqlite3'}", DenoiseOptions()).result(60)
     try:
-        verdict, _ = worker.submit("classify", PAGE, tag, None, True, url=tag).result(60).value
+        verdict, *_ = worker.submit("classify", PAGE, tag, None, True, url=tag).result(60).value
         assert verdict.is_noise
         worker.submit("flush").result(60)  # the dead crawler's learning reached the database
         worker.submit("note_redelivered", tag).result(60)
@@ -351,3 +352,40 @@ def test_process_worker_outlives_the_event_loop_that_read_its_answers() -> None:
         assert pid == worker.pid
     finally:
         worker.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("reason", "withdraw", "gone"),
+    [
+        ("navigation_page", True, True),
+        ("navigation_page", False, False),  # DENOISE_STORE_WITHDRAW = False
+        ("changing_content", True, False),  # an edited article is held back, not deleted
+        ("little_text", True, False),  # a story unpublished into "not found" keeps its row
+    ],
+)
+def test_a_stored_article_now_judged_a_site_page_is_deleted(
+    reason: str, withdraw: bool, gone: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A site's first crawl stores the site pages it meets before the ``navigation_page``
+    rule can judge them; a later visit that judges one so deletes its row."""
+    from scrapy_denoise.page.verdict import PageVerdict
+    from scrapy_denoise.worker import CoreHost
+
+    host = CoreHost()
+    host.open(f"sqlite:///{tmp_path / 'core.sqlite3'}", DenoiseOptions())
+    assert host.store is not None and host.denoiser is not None
+    about = "https://news.example/about/index.html?utm_source=footer"
+    other = "https://news.example/2024/05/06/storm.html"
+    stored = [ArticleRecord(u, "https://news.example", "text") for u in (about, other)]
+    assert host.store.upsert_articles(stored).inserted == 2
+    verdict = PageVerdict(True, 1.0, reason)
+    monkeypatch.setattr(host.denoiser, "classify_document", lambda doc, **_: verdict)
+    # the page is fetched under another form of its URL: the stored row's key is found
+    page = "https://news.example/about/"
+    judged, _, withdrawn = host.classify(PAGE, page, None, True, withdraw)
+    assert judged == verdict and withdrawn is gone
+    summary = host.store.site_summary("https://news.example")
+    assert summary is not None and summary.articles == (1 if gone else 2)
+    # nothing stored under the URL: nothing deleted, nothing said
+    assert host.classify(PAGE, "https://news.example/contact/", None, True, withdraw)[2] is False
+    host.close()

@@ -16,6 +16,11 @@ it needs links from), it can mark it ``meta["denoise_leaf"] = True``; with
 ``DENOISE_DROP_NOISE_LEAVES = True`` a noise response to such a request is dropped here
 (``IgnoreRequest``), saving the callback and everything after it.
 
+A page the filter now judges a site page (``navigation_page``) whose article an earlier
+crawl stored, before the site had shown the rule its dated articles, has that row deleted
+by the core (``DENOISE_STORE_WITHDRAW``); it is said here at INFO and counted in
+``denoise/store/withdrawn``.
+
 ``meta["denoise_skip"] = True`` leaves a request out of the filter entirely: no verdict,
 and the extraction pipeline then treats the page as an article.
 
@@ -94,7 +99,7 @@ class PageFilterMiddleware:
         if not isinstance(response, HtmlResponse) or not 200 <= response.status < 300:
             return response
         try:
-            verdict, warnings = await self.runtime.classify(
+            verdict, warnings, withdrawn = await self.runtime.classify(
                 response.body, response.url, response_headers(response)
             )
         except DenoiseUnavailable as exc:
@@ -126,6 +131,14 @@ class PageFilterMiddleware:
             response.url,
             extra={"spider": self.crawler.spider},
         )
+        if withdrawn:
+            self.stats.inc_value("denoise/store/withdrawn")
+            logger.info(
+                "deleted the stored article %s: a visit now judges it a noise page (%s)",
+                response.url,
+                verdict.reason,
+                extra={"spider": self.crawler.spider},
+            )
         # an article's load warnings are counted by the pipeline when it is extracted
         count_warnings(self.stats, warnings, response.url, self.crawler.spider)
         if self.drop_noise_leaves and request.meta.get(META_LEAF):

@@ -324,20 +324,23 @@ class DenoiseRuntime:
 
     async def classify(
         self, body: bytes, url: str, headers: dict[str, str] | None
-    ) -> tuple[PageVerdict, tuple[str, ...]]:
-        """The page filter's verdict and the page's load warnings (``binary``, ``empty``,
+    ) -> tuple[PageVerdict, tuple[str, ...], bool]:
+        """The page filter's verdict, the page's load warnings (``binary``, ``empty``,
         ``truncated``, ...): noise pages never reach extraction, so the middleware is the
-        only component that can count theirs."""
-        verdict, warnings = await self._run(
+        only component that can count theirs; and whether the URL's stored article was
+        deleted (``DENOISE_STORE_WITHDRAW``)."""
+        config = self.config
+        verdict, warnings, withdrawn = await self._run(
             "classify",
             self._cut(body),
             url,
             headers,
-            self.config.extract_enabled,
+            config.extract_enabled,
+            config.store_enabled and config.store_withdraw,
             url=url,
             wait=False,  # the filter lets a page through rather than hold it up
         )
-        return verdict, warnings
+        return verdict, warnings, withdrawn
 
     async def extract(
         self,

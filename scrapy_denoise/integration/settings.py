@@ -393,6 +393,16 @@ class DenoiseConfig:
             "bool",
         ),
     )
+    store_withdraw: bool = field(
+        default=True,
+        metadata=_doc(
+            "Delete the stored article of a URL that a later visit judges a site page "
+            "(``navigation_page``: about, contact, terms, documentation), stat "
+            "``denoise/store/withdrawn``. A site's first crawl stores some of those before "
+            "it has seen that the site dates its articles; ``False`` keeps every row.",
+            "bool",
+        ),
+    )
     store_batch: int = field(
         default=50,
         metadata=_doc(

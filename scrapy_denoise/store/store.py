@@ -361,6 +361,18 @@ class Store:
 
         return self._run(work, write=True, what="save")
 
+    def withdraw_article(self, url: str) -> bool:
+        """Delete the article stored under ``url`` (as :func:`stored_url` keys it), when
+        there is one: a later visit judged the page no article. True if a row went."""
+
+        def run(conn: Connection) -> bool:
+            result = conn.execute(
+                delete(_ARTICLES).where(_ARTICLES.c.url_hash == text_hash(stored_url(url)))
+            )
+            return bool(result.rowcount)
+
+        return self._run(run, write=True, what="withdraw")
+
     # -- reports --------------------------------------------------------------------
 
     def site_summary(self, site: str, *, top_lines: int = 10) -> SiteSummary | None:
