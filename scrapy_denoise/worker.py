@@ -251,8 +251,21 @@ class CoreHost:
             _remember(self._documents, _body_key(url, body), doc, _DOCUMENT_CACHE_SIZE)
         withdrawn = False
         if withdraw and self.store is not None and verdict.reason in WITHDRAWN_REASONS:
-            withdrawn = self.store.withdraw_article(url)
+            withdrawn = self._withdraw(self.store, url)
         return verdict, doc.warnings, withdrawn
+
+    @staticmethod
+    def _withdraw(store: Store, url: str) -> bool:
+        """Delete ``url``'s stored article; a database that fails here must not cost the
+        verdict (the page would pass the filter unclassified): the row waits for the next
+        crawl."""
+        from .store import StoreError
+
+        try:
+            return store.withdraw_article(url)
+        except StoreError as exc:
+            logger.warning("could not delete the stored article %s: %s", url, exc)
+            return False
 
     def extract(
         self,

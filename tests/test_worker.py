@@ -389,3 +389,28 @@ def test_a_stored_article_now_judged_a_site_page_is_deleted(
     # nothing stored under the URL: nothing deleted, nothing said
     assert host.classify(PAGE, "https://news.example/contact/", None, True, withdraw)[2] is False
     host.close()
+
+
+def test_a_database_failing_to_delete_a_row_keeps_the_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Raised, the error would make the page pass the filter unclassified: a site page would
+    become an article item because of a database blip."""
+    from scrapy_denoise.page.verdict import PageVerdict
+    from scrapy_denoise.store import StoreError
+    from scrapy_denoise.worker import CoreHost
+
+    host = CoreHost()
+    host.open(f"sqlite:///{tmp_path / 'core.sqlite3'}", DenoiseOptions())
+    assert host.store is not None and host.denoiser is not None
+    verdict = PageVerdict(True, 1.0, "navigation_page")
+    monkeypatch.setattr(host.denoiser, "classify_document", lambda doc, **_: verdict)
+
+    def locked(url: str) -> bool:
+        raise StoreError("store withdraw failed: database is locked")
+
+    monkeypatch.setattr(host.store, "withdraw_article", locked)
+    url = "https://news.example/about/"
+    assert host.classify(PAGE, url, None, True, True) == (verdict, (), False)
+    assert f"could not delete the stored article {url}: store withdraw failed" in caplog.text
+    host.close()
