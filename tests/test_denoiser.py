@@ -191,7 +191,7 @@ def test_a_core_caller_stores_one_row_per_article() -> None:
     url = "https://news.example/2024/05/06/storm.html"
     with Denoiser() as first, Denoiser() as later:  # two runs: the second never met the first
         article = first.extract(ARTICLE, url)
-        copy = later.extract(ARTICLE, url + "?utm_source=feed")
+        copy = later.extract(ARTICLE, url + "?replytocom=3")
     assert copy.duplicate_of is None  # this run's memory does not know it; the store does
     with Store.open(None) as store:
         assert store.upsert_articles([ArticleRecord.from_article(article)]).inserted == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 
@@ -17,6 +18,7 @@ from scrapy_denoise.evaluation.peers import (
     trafilatura_row_extractor,
 )
 from scrapy_denoise.evaluation.runner import Extractor
+from scrapy_denoise.extras import install_hint
 
 PARAGRAPHS = [
     "The city council voted on Tuesday to expand the harbour, a project debated for ten years.",
@@ -69,7 +71,7 @@ def test_missing_peer_names_the_extra_to_install(
     factory: Callable[[], Extractor], module: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, module, None)
-    with pytest.raises(MissingPeerError, match=r"pip install 'scrapy-denoise\[compare\]'"):
+    with pytest.raises(MissingPeerError, match=re.escape(install_hint("compare"))):
         factory()
 
 

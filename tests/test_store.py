@@ -1107,7 +1107,7 @@ def test_a_damaged_rewrite_set_aside_keeps_its_identity_from_a_copy(store: Store
     store.upsert_articles([ArticleRecord(url, SITE, good, identity="i1")])
     batch = [
         ArticleRecord(url, SITE, good[:200] + "\ufffd" * 20, identity="i2"),
-        ArticleRecord(url + "?utm_source=x", SITE, good, identity="i1"),
+        ArticleRecord(url + "?replytocom=3", SITE, good, identity="i1"),
     ]
     assert store.upsert_articles(batch) == UpsertCounts(duplicates=1, kept_damaged=1)
     assert _stored_urls(store) == [url]

@@ -47,7 +47,7 @@ def read_json(path: str | Path) -> Any:
     JSON file (``/dev/zero`` read forever, ``[[[...]]]`` 100,000 deep hit the recursion
     limit)."""
     path = Path(path)
-    if not path.is_file():
+    if path.exists() and not path.is_file():  # a missing file is the OSError it always was
         raise ModelFormatError(f"{path}: not a file")
     size = path.stat().st_size
     if size > MAX_MODEL_BYTES:
