@@ -8,18 +8,23 @@ that names what it is, and nothing in it is ever executed (unlike pickle or jobl
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "MALFORMED",
     "MAX_MODEL_BYTES",
     "ModelFormatError",
     "check_format",
+    "load_file",
     "naming",
     "read_json",
     "write_json",
 ]
+
+
+T = TypeVar("T")
 
 
 class ModelFormatError(ValueError):
@@ -56,6 +61,15 @@ def read_json(path: str | Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, RecursionError) as exc:
         raise ModelFormatError(f"{path}: not JSON ({type(exc).__name__}: {exc})") from exc
+
+
+def load_file(path: str | Path, from_dict: Callable[[Any], T]) -> T:
+    """The model in the file at ``path``, read by ``from_dict``; every
+    :class:`ModelFormatError` names the file."""
+    try:
+        return from_dict(read_json(path))
+    except ModelFormatError as exc:
+        raise naming(path, exc) from exc.__cause__
 
 
 def naming(path: str | Path, exc: ModelFormatError) -> ModelFormatError:

@@ -25,14 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .modelfile import (
-    MALFORMED,
-    ModelFormatError,
-    check_format,
-    naming,
-    read_json,
-    write_json,
-)
+from .modelfile import MALFORMED, ModelFormatError, check_format, load_file, write_json
 
 __all__ = ["FORMAT", "TreeEnsemble"]
 
@@ -332,7 +325,4 @@ class TreeEnsemble:
 
     @classmethod
     def load(cls, path: str | Path) -> TreeEnsemble:
-        try:
-            return cls.from_dict(read_json(path))
-        except ModelFormatError as exc:
-            raise naming(path, exc) from exc.__cause__
+        return load_file(path, cls.from_dict)
