@@ -606,7 +606,6 @@ _COPY_SHARE = 0.5
 #: shingles of a possible copy looked up before the tag (evenly spaced through it)
 _COPY_PROBES = 40
 _COPY_GAP = re.compile(r"\W+")
-#: a self-closing ``<html ... />``, which libxml2 reads as an empty document
 #: numeric references to C0 control characters (``&#11;``, ``&#x1B;``): libxml2 puts the
 #: character itself into the tree, where lxml refuses to set it as text again (a vertical
 #: tab pasted from Word, followed by a hidden element whose text moved to its tail, made
@@ -624,6 +623,7 @@ def _control_ref(match: re.Match[str]) -> str:
     return " " if code in (11, 12) else ""
 
 
+#: a self-closing ``<html ... />``, which libxml2 reads as an empty document
 _SELF_CLOSED_HTML = re.compile(r"(<html\b[^<>]*)/>", re.I)  # greedy: linear on long runs
 #: what may stand in ``<head>``; libxml2 leaves any other unknown element there, where a
 #: browser ends the head and starts the body (see :func:`_repair_body`)
