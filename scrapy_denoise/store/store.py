@@ -879,6 +879,13 @@ def _move_index_file_rows(conn: Connection, moved: dict[str, str]) -> None:
 _KEPT_WHEN_MISSING = frozenset({"title", "published", "author", "lang"})
 
 
+def _rewritten(name: str) -> Any:
+    """A rewrite's new value of column ``name``: the visit's, or the stored one where the
+    visit has none and the column is one of :data:`_KEPT_WHEN_MISSING`."""
+    value = bindparam(f"b_{name}", type_=_ARTICLES.c[name].type)
+    return func.coalesce(value, _ARTICLES.c[name]) if name in _KEPT_WHEN_MISSING else value
+
+
 def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> UpsertCounts:
     site_ids = _site_ids(conn, [a.site for a in articles])
     # Damaged texts of stored URLs are set aside first: the copy check takes a stored URL
@@ -901,9 +908,7 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
         .where(_ARTICLES.c.url_hash == bindparam("b_url_hash", type_=_ARTICLES.c.url_hash.type))
         .values(
             {
-                name: (
-                    func.coalesce(value, _ARTICLES.c[name]) if name in _KEPT_WHEN_MISSING else value
-                )
+                name: _rewritten(name)
                 for name in (
                     "site_id",
                     "title",
@@ -916,7 +921,6 @@ def _upsert_articles(conn: Connection, articles: Sequence[ArticleRecord]) -> Ups
                     "content_hash",
                     "identity_hash",
                 )
-                for value in [bindparam(f"b_{name}", type_=_ARTICLES.c[name].type)]
             }
         )
     )
