@@ -1081,6 +1081,21 @@ def test_a_row_stored_under_its_index_file_before_is_moved_not_duplicated(
     assert [tuple(r) for r in rows] == [("https://n.example/post/", "edited text")]
 
 
+def test_a_row_stored_under_a_tracking_url_before_is_moved_not_duplicated(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows written before tracking parameters were cut keep them: the clean URL, stored
+    again, takes the row over instead of becoming a second one beside it."""
+    tracked = "https://n.example/story?utm_source=mail&id=3"
+    with monkeypatch.context() as before:
+        before.setattr(store_module, "stored_url", lambda url: url)
+        store.upsert_articles([ArticleRecord(tracked, SITE, "first text", identity="i1")])
+    assert _stored_urls(store) == [tracked]
+    again = [ArticleRecord(tracked, SITE, "edited text", identity="i2")]
+    assert store.upsert_articles(again) == UpsertCounts(updated=1)
+    assert _stored_urls(store) == ["https://n.example/story?id=3"]
+
+
 def test_a_damaged_text_never_rewrites_a_url_stored_after_the_first_look(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
