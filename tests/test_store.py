@@ -1064,36 +1064,29 @@ def test_a_read_only_sqlite_file_fails_at_open_not_at_the_first_flush(
         Store.open(f"sqlite:///{path}")
 
 
-def test_a_row_stored_under_its_index_file_before_is_moved_not_duplicated(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("stored", "cut"),
+    [
+        ("https://n.example/post/index.html", "https://n.example/post/"),
+        ("https://n.example/story?utm_source=mail&id=3", "https://n.example/story?id=3"),
+    ],
+    ids=["index-file", "tracking"],
+)
+def test_a_row_stored_under_a_long_url_before_is_moved_not_duplicated(
+    stored: str, cut: str, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Rows written before URLs were cut at their index file keep the long URL: re-crawled
-    edited, the page became a second row beside its stale first."""
-    alias = "https://n.example/post/index.html"
+    """Rows written before URLs were cut at their index file, or had their tracking
+    parameters cut, keep the long URL: re-crawled edited, the page became a second row
+    beside its stale first."""
     with monkeypatch.context() as before:
         before.setattr(store_module, "stored_url", lambda url: url)
-        store.upsert_articles([ArticleRecord(alias, SITE, "first text", identity="i1")])
-    assert _stored_urls(store) == [alias]
-    edited = [ArticleRecord(alias, SITE, "edited text", identity="i2")]
+        store.upsert_articles([ArticleRecord(stored, SITE, "first text", identity="i1")])
+    assert _stored_urls(store) == [stored]
+    edited = [ArticleRecord(stored, SITE, "edited text", identity="i2")]
     assert store.upsert_articles(edited) == UpsertCounts(updated=1)
     with store.engine.connect() as conn:
         rows = conn.execute(text("SELECT url, text FROM articles")).all()
-    assert [tuple(r) for r in rows] == [("https://n.example/post/", "edited text")]
-
-
-def test_a_row_stored_under_a_tracking_url_before_is_moved_not_duplicated(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rows written before tracking parameters were cut keep them: the clean URL, stored
-    again, takes the row over instead of becoming a second one beside it."""
-    tracked = "https://n.example/story?utm_source=mail&id=3"
-    with monkeypatch.context() as before:
-        before.setattr(store_module, "stored_url", lambda url: url)
-        store.upsert_articles([ArticleRecord(tracked, SITE, "first text", identity="i1")])
-    assert _stored_urls(store) == [tracked]
-    again = [ArticleRecord(tracked, SITE, "edited text", identity="i2")]
-    assert store.upsert_articles(again) == UpsertCounts(updated=1)
-    assert _stored_urls(store) == ["https://n.example/story?id=3"]
+    assert [tuple(r) for r in rows] == [(cut, "edited text")]
 
 
 def test_a_damaged_text_never_rewrites_a_url_stored_after_the_first_look(
