@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import string
 import time
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -258,6 +259,20 @@ def test_matching_allows_similar_text_but_not_another_tag() -> None:
     ) == [("p", "Follow us on all the social networks!")]
 
 
+def test_a_unit_matched_by_edit_distance_only_is_marked_near() -> None:
+    site = SiteTemplates(
+        PARAMS,
+        templates=[Entry("li", "Home", 40), Entry("p", "Updated at 10:42 on March 3, 2024", 40)],
+    )
+    units = site.matches(
+        page_units(load_document("<body><li>Home</li><p>Updated at 11:07 on March 3, 2024</p>"))
+    )
+    assert [(u.text, u.near) for u in units] == [
+        ("Home", False),
+        ("Updated at 11:07 on March 3, 2024", True),
+    ]
+
+
 def test_a_series_template_is_not_site_wide_and_does_not_match() -> None:
     site = SiteTemplates(PARAMS, templates=[Entry("li", "Home", 40), Entry("h2", "Bug fixes", 6)])
     assert matched(site, "<body><ul><li>Home</li></ul><h2>Bug fixes</h2></body>") == [
@@ -295,6 +310,37 @@ def test_template_lines_take_each_run_once_from_lines_that_start_like_it() -> No
     assert template_lines(lines, units) == [False, True, True, False, False]
     twice = [*units, _unit("p", "Example Ltd 1 Main Street")]
     assert template_lines(lines, twice) == [False, True, True, True, True]
+
+
+def _near(tag: str, text: str) -> Unit:
+    return replace(_unit(tag, text), near=True)
+
+
+def test_template_lines_drop_near_copies_beside_the_article() -> None:
+    lines = [
+        "Storm hits the coast",
+        "Updated at 11:07 on March 3, 2024",
+        "The storm reached the coast at dawn and cut power to thousands of homes.",
+        "Copyright 2024 Example Daily",
+    ]
+    units = [_near("p", lines[1]), _unit("p", lines[3])]
+    assert template_lines(lines, units) == [False, True, False, True]
+
+
+def test_template_lines_keep_near_copies_that_are_most_of_the_text() -> None:
+    # A generated report: its paragraphs differ from every other report's by numbers and
+    # names only, so they match templates by edit distance; its word-for-word footer goes.
+    lines = [
+        "Magnitude 4.1 quake near Anza",
+        "A magnitude 4.1 earthquake struck 12 kilometres north of Anza at 14:30.",
+        "The quake had a depth of 8.2 kilometres. No damage was reported.",
+        "This story was generated automatically.",
+    ]
+    units = [_near("p", lines[1]), _near("p", lines[2]), _unit("p", lines[3])]
+    assert template_lines(lines, units) == [False, False, False, True]
+    # the same near copies beside a story three times their length are boilerplate
+    story = "The agency's director said the network of sensors would be extended. " * 3
+    assert template_lines([*lines[:3], story], units[:2]) == [False, True, True, False]
 
 
 # -- index ----------------------------------------------------------------------------
