@@ -158,9 +158,21 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche",
         "/recherche/",
         "/archivio/2024/03/",
+        # a site's own pages
+        "/about/",
+        "/about-us",
+        "/contact.html",
+        "/privacy-policy/",
+        "/terms-of-service/",
+        "/advertise/",
+        "/jobs/page/2/",
+        "/impressum",
+        "/ueber-uns/",
+        "/mentions-legales/",
+        "/quienes-somos/",
     ],
 )
-def test_url_pattern_fires_on_list_urls(path: str) -> None:
+def test_url_pattern_fires_on_list_and_site_page_urls(path: str) -> None:
     assert _reason(_article_html(), "https://news.example.com" + path) == "url_pattern"
 
 
@@ -183,6 +195,11 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/archivio/2024/03/15/notizia-del-giorno.html",
         "/seite-an-seite/",
+        "/about-the-budget-vote/",  # site-page words inside slugs
+        "/2024/05/contact-tracing-app/",
+        "/news/jobs-report-beats-forecasts/",
+        "/careers-advice/how-to-negotiate/",
+        "/about/our-history-in-pictures.html",  # a page filed under /about/ is not /about/
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -192,7 +209,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
 def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
     assert _reason(_article_html(), "https://news.example.com/") == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com") == "shallow_url"
-    assert _reason(_article_html(), "https://news.example.com/about-us") is None
+    assert _reason(_article_html(), "https://news.example.com/our-team") is None
     # flink-blog's Chinese home page, /zh/, passed the filter and was stored as an article
     for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html"):
         assert _reason(_article_html(), "https://news.example.com" + path) == "shallow_url"

@@ -287,8 +287,10 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paging, named in English and in other European languages "
-            "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ...). An empty list "
+            "pages, archives, paging, a site's own pages (about, contact, privacy, terms, "
+            "advertise, jobs, ...), named in English and in other European languages "
+            "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ``impressum``, ...). "
+            "An empty list "
             "switches the rule off.",
             "list",
             "``scrapy_denoise.page.rules.DEFAULT_URL_PATTERNS``",
@@ -397,8 +399,9 @@ class DenoiseConfig:
         default=True,
         metadata=_doc(
             "Delete the stored article of a URL that a later visit judges a site page "
-            "(``navigation_page``: about, contact, terms, documentation), stat "
-            "``denoise/store/withdrawn``. A site's first crawl stores some of those before "
+            "(``navigation_page``: about, contact, terms, documentation) or whose URL the "
+            "URL rule names a list or site page (``url_pattern``), stat "
+            "``denoise/store/withdrawn``. A site's first crawl stores some site pages before "
             "it has seen that the site dates its articles; ``False`` keeps every row.",
             "bool",
         ),

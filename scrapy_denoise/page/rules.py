@@ -72,6 +72,22 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
     r"(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
+    # a site's own pages, named as sites name them: about, contact, legal and policy pages,
+    # advertising, subscriptions, jobs, help; then the same in German, French, Spanish,
+    # Italian, Dutch and Polish. Whole last segments only (``/about-the-budget-vote/`` is a
+    # story). The ``navigation_page`` rule finds such pages by where the site links to them,
+    # but only once a crawl has seen that the site dates its articles: a site's first crawl
+    # fetches its footer's pages first and stored them as articles.
+    r"(?:about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_](?:policy|notice|statement))?"
+    r"|terms(?:[-_](?:of[-_](?:service|use)|and[-_]conditions|conditions))?|tos|imprint"
+    r"|legal(?:[-_]notice)?|disclaimer|cookies?(?:[-_](?:policy|notice|settings))?"
+    r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?|careers"
+    r"|jobs|faqs?|help"
+    r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|kontakt|(?:ü|ue|u)ber[-_]uns|agb"
+    r"|mentions[-_]l(?:é|e)gales|a[-_]propos|qui[-_]sommes[-_]nous|nous[-_]contacter"
+    r"|contacto|aviso[-_]legal|qui(?:é|e)nes[-_]somos|privacidad|politica[-_]de[-_]privacidad"
+    r"|chi[-_]siamo|contatti|colofon|over[-_]ons|o[-_]nas|polityka[-_]prywatno(?:ś|s)ci)"
+    r"(?:\.(?:s?html?|php|aspx?))?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
     # not Pelican's index2.html: old static sites number their content pages so), and
     # German's, Spanish's and Italian's, Polish's, Turkish's word for the page
