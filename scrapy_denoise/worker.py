@@ -92,13 +92,14 @@ _PAGE_OPS = frozenset({"classify", "extract"})
 #: the noise verdicts that delete a URL's stored article (``DENOISE_STORE_WITHDRAW``): a site
 #: page is judged ``navigation_page`` only once the site has shown that it dates its
 #: articles, so a site's first crawl stores the site pages it met before that; a URL that
-#: ``url_pattern`` names a list or site page had its row stored by an earlier version or
-#: under patterns the user has since added to (the verdict reads the URL alone). Not
+#: ``site_page`` names had its row stored by an earlier version. Not ``url_pattern``: its
+#: patterns are the user's as much as ours, and a crawl with other patterns than the one
+#: that stored a row (another spider on the same database) must not delete it. Not
 #: ``changing_content``: an article edited on two re-crawls in a row is held back as one
 #: while it keeps changing, and is an article again on the next visit. Nor the verdicts
 #: on the page's own content: a page that has lost its text (an unpublished story, a
 #: "not found" served with status 200) must not take the stored article with it.
-WITHDRAWN_REASONS = frozenset({"navigation_page", "url_pattern"})
+WITHDRAWN_REASONS = frozenset({"navigation_page", "site_page"})
 #: the values of ``DENOISE_CORE_WORKER``
 WORKER_KINDS = ("process", "thread")
 #: how long a closing child may take to exit after its last operation

@@ -1,4 +1,5 @@
-"""Pages for the report tests: a hostile page, and a small news site with shared chrome.
+"""Pages for the report tests: a hostile page, a small news site with shared chrome, and a
+site of generated reports (also read by ``test_denoiser.py``).
 
 Shared by ``test_report.py`` and ``test_report_browser.py`` (the topics by
 ``test_learning.py`` too); every URL points at port 9 of 127.0.0.1 (discard), so a load
@@ -211,4 +212,25 @@ def fill_store(store: Store) -> None:
                 fetched_at=now,
             )
         ]
+    )
+
+
+def quake_report(i: int) -> str:
+    """One of a series of generated reports: the same sentences, other numbers and places."""
+    places = ("Anza", "Parkfield", "Hollister", "Petrolia", "Bodega", "Ridgecrest")
+    mag, km, depth, place = 2.5 + (i * 7) % 40 / 10, 3 + i * 13 % 87, 1 + i * 3 % 19, places[i % 6]
+    return (
+        f"<html><head><title>Magnitude {mag:.1f} quake near {place}</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/quakes/'>Quakes</a> <a href='/about/'>About</a></nav>"
+        f"<article><h1>Magnitude {mag:.1f} quake strikes near {place}</h1>"
+        f"<p>Updated at {i % 24:02d}:{i * 7 % 60:02d} UTC on March {i % 28 + 1}, 2024 by the"
+        " Quake News automated desk</p>"
+        f"<p>A magnitude {mag:.1f} earthquake struck {km} kilometres north-east of {place},"
+        f" California, at {i % 24:02d}:{i * 7 % 60:02d} local time on Tuesday, according to"
+        " the US Geological Survey.</p>"
+        f"<p>The quake had a depth of {depth}.{i % 10} kilometres. The agency said there were"
+        " no immediate reports of damage or injuries, and that aftershocks are possible.</p>"
+        "<p>This story was generated automatically from data published by the survey.</p>"
+        "</article><footer><p>Copyright 2024 Quake News Ltd. All rights reserved.</p>"
+        "</footer></body></html>"
     )

@@ -301,8 +301,8 @@ def test_database_down_closes_spider_before_crawling(demo_site: DemoSite, tmp_pa
 def _town_site(root: Path) -> None:
     """Twelve dated stories under ``/posts/SLUG/`` (no date in the URL) and eight undated
     site pages linked from every page's footer, which Scrapy fetches first (a page's last
-    links first). Four are named as the URL rule knows site pages (about, contact,
-    privacy, terms) and are never stored; a first crawl stores the other four before it
+    links first). Four are named as the ``site_page`` rule knows site pages (about,
+    contact, privacy, terms) and are never stored; a first crawl stores the other four before it
     has seen three dated articles."""
     import random
 
@@ -344,7 +344,7 @@ def _town_site(root: Path) -> None:
         write(name, name.title(), f"<h1>{name.title()}</h1>{about}")
 
 
-#: the town site's pages that the URL rule judges by name, and the ones it cannot
+#: the town site's pages that the ``site_page`` rule judges by name, and the ones it cannot
 _NAMED_SITE_PAGES = ("about", "contact", "privacy", "terms")
 _UNNAMED_SITE_PAGES = ("our-team", "history", "mission", "masthead")
 
@@ -352,7 +352,7 @@ _UNNAMED_SITE_PAGES = ("our-team", "history", "mission", "masthead")
 def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path) -> None:
     """``DENOISE_STORE_WITHDRAW``: what the first crawl stored before the ``navigation_page``
     rule could judge, the second deletes; the third finds nothing more to do. The pages
-    the URL rule knows by name are never stored."""
+    the ``site_page`` rule knows by name are never stored."""
     from integration_support import url_path
 
     _town_site(tmp_path / "www")

@@ -22,7 +22,8 @@ from scrapy_denoise.page.model import (
     default_page_classifier,
     shipped_page_model,
 )
-from scrapy_denoise.page.rules import PageHistory, PageRules, apply_rules
+from scrapy_denoise.page.rules import PageHistory, PageRules, apply_rules, url_rules
+from scrapy_denoise.page.verdict import PageVerdict
 
 _FORM_PAGE = """<html><head><title>t</title><script>var x = "a.b,c";</script></head><body>
 <div class="nav"><a href="/">Home</a> <a href="/news/">News</a></div>
@@ -158,21 +159,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche",
         "/recherche/",
         "/archivio/2024/03/",
-        # a site's own pages
-        "/about/",
-        "/about-us",
-        "/contact.html",
-        "/privacy-policy/",
-        "/terms-of-service/",
-        "/advertise/",
-        "/jobs/page/2/",
-        "/impressum",
-        "/ueber-uns/",
-        "/mentions-legales/",
-        "/quienes-somos/",
     ],
 )
-def test_url_pattern_fires_on_list_and_site_page_urls(path: str) -> None:
+def test_url_pattern_fires_on_list_urls(path: str) -> None:
     assert _reason(_article_html(), "https://news.example.com" + path) == "url_pattern"
 
 
@@ -195,15 +184,60 @@ def test_url_pattern_fires_on_list_and_site_page_urls(path: str) -> None:
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/archivio/2024/03/15/notizia-del-giorno.html",
         "/seite-an-seite/",
-        "/about-the-budget-vote/",  # site-page words inside slugs
+        # site-page words inside slugs, and as whole slugs of posts
+        "/about-the-budget-vote/",
         "/2024/05/contact-tracing-app/",
         "/news/jobs-report-beats-forecasts/",
         "/careers-advice/how-to-negotiate/",
-        "/about/our-history-in-pictures.html",  # a page filed under /about/ is not /about/
+        "/about/our-history-in-pictures.html",
+        "/2018/05/25/privacy/",
+        "/blog/2011/10/jobs.html",  # Blogger
+        "/2024/3/8/24094422/jobs",
+        "/politik/article123/Kontakt.html",
+        "/p/help",  # Substack
+        "/posts/jobs/",
+        "/salud/tos",  # Spanish "cough"
+        "/recipes/cookies",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
     assert _reason(_article_html(), "https://news.example.com" + path) is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/about/",
+        "/about-us",
+        "/contact.html",
+        "/privacy-policy/",
+        "/terms-of-service/",
+        "/advertise/",
+        "/jobs/",
+        "/impressum",
+        "/ueber-uns/",
+        "/mentions-legales/",
+        "/quienes-somos/",
+        "/about/index.html",
+        "/en/about/",  # a language's root
+        "/pages/about",  # a folder of site pages
+        "/legal/privacy-policy",
+    ],
+)
+def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:
+    assert _reason(_article_html(), "https://news.example.com" + path) == "site_page"
+
+
+def test_site_page_is_a_setting_and_can_be_switched_off() -> None:
+    url = "https://news.example.com/about/"
+    assert url_rules(url, PageRules(site_pages=None)) is None
+    mine = PageRules(site_pages=r"our-team|masthead")
+    assert url_rules("https://news.example.com/masthead/", mine) == PageVerdict(
+        True, 1.0, "site_page"
+    )
+    assert url_rules(url, mine) is None
+    with pytest.raises(ValueError, match="site_pages is not a valid regex"):
+        PageRules(site_pages="(")
 
 
 def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:

@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from report_pages import EVIL, FOLLOW, HOSTILE, SITE, VERDICTS_A, fill_store, site_page
+from report_pages import (
+    EVIL,
+    FOLLOW,
+    HOSTILE,
+    SITE,
+    VERDICTS_A,
+    fill_store,
+    quake_report,
+    site_page,
+)
 
 from scrapy_denoise import Denoiser
 from scrapy_denoise.cli import main
@@ -271,6 +280,20 @@ def test_fates_after_learning_templates_and_line_statistics() -> None:
     assert "template library" in home.decided_by
     # The report did not teach the site anything: 22 pages learned, not 23.
     assert "site https://news.example: line statistics learned from 22 pages" in report.notes
+
+
+def test_near_copies_a_page_keeps_as_its_text_are_not_shown_as_templates() -> None:
+    site = "https://quakes.example"
+    with Denoiser() as denoiser:  # in-memory store
+        for i in range(40):
+            denoiser.extract(quake_report(i), f"{site}/2024/03/q{i}.html")
+        report = build_page_report(quake_report(40), f"{site}/2024/03/q40.html", denoiser=denoiser)
+    fates = _fates(report)
+    assert any(text.startswith("A magnitude") for text in fates["kept"])
+    assert not any("earthquake struck" in text for text in fates.get("template", ()))
+    # the near copy that is no sentence, and the word-for-word one, are the site's
+    assert any(text.startswith("Updated at") for text in fates["template"])
+    assert any("generated automatically" in text for text in fates["template"])
 
 
 def test_a_headline_left_out_is_named_so_not_put_on_line_statistics() -> None:

@@ -22,6 +22,7 @@ from scrapy_denoise.methods.template import (
     Unit,
     page_units,
     similar,
+    spared_units,
     template_lines,
 )
 
@@ -341,6 +342,29 @@ def test_template_lines_keep_near_copies_that_are_most_of_the_text() -> None:
     # the same near copies beside a story three times their length are boilerplate
     story = "The agency's director said the network of sensors would be extended. " * 3
     assert template_lines([*lines[:3], story], units[:2]) == [False, True, True, False]
+
+
+def test_template_lines_keep_only_the_near_copies_that_read_as_sentences() -> None:
+    lines = [
+        "Updated at 14:30 UTC on March 3 | 2 min read",
+        "A magnitude 4.1 earthquake struck 12 kilometres north of Anza at 14:30.",
+        "The quake had a depth of 8.2 kilometres. No damage was reported.",
+    ]
+    units = [_near("p", line) for line in lines]
+    assert template_lines(lines, units) == [True, False, False]
+    assert [u.text for u in spared_units(lines, units)] == lines[1:]
+
+
+def test_template_lines_weigh_near_copies_by_tokens_not_letters() -> None:
+    # a Chinese brief of 51 characters (48 tokens) and an English sentence of 76 (14
+    # tokens) that matched a template by edit distance: by letters the sentence would be
+    # most of the page, by tokens it is a note beside the brief
+    brief = (
+        "市气象台今天发布暴雨蓝色预警信号，预计未来六小时内"
+        "全市大部分地区将出现暴雨，请市民注意防范并减少外出。"
+    )
+    note = "This page was updated automatically from the weather office's data at 14:30."
+    assert template_lines([brief, note], [_near("p", note)]) == [False, True]
 
 
 # -- index ----------------------------------------------------------------------------

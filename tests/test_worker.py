@@ -359,7 +359,8 @@ def test_process_worker_outlives_the_event_loop_that_read_its_answers() -> None:
     [
         ("navigation_page", True, True),
         ("navigation_page", False, False),  # DENOISE_STORE_WITHDRAW = False
-        ("url_pattern", True, True),  # stored before the URL rule named such pages
+        ("site_page", True, True),  # stored before the URL rule named such pages
+        ("url_pattern", True, False),  # the user's patterns: another spider's may differ
         ("changing_content", True, False),  # an edited article is held back, not deleted
         ("little_text", True, False),  # a story unpublished into "not found" keeps its row
     ],
@@ -368,8 +369,8 @@ def test_a_stored_article_now_judged_a_site_page_is_deleted(
     reason: str, withdraw: bool, gone: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A site's first crawl stores the site pages it meets before the ``navigation_page``
-    rule can judge them, and earlier versions stored pages the URL rule now names; a
-    later visit that judges one so deletes its row."""
+    rule can judge them, and earlier versions stored pages the ``site_page`` rule now
+    names; a later visit that judges one so deletes its row."""
     from scrapy_denoise.page.verdict import PageVerdict
     from scrapy_denoise.worker import CoreHost
 

@@ -287,13 +287,25 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paging, a site's own pages (about, contact, privacy, terms, "
-            "advertise, jobs, ...), named in English and in other European languages "
-            "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ``impressum``, ...). "
-            "An empty list "
+            "pages, archives, paging, named in English and in other European languages "
+            "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ...). An empty list "
             "switches the rule off.",
             "list",
             "``scrapy_denoise.page.rules.DEFAULT_URL_PATTERNS``",
+        ),
+    )
+    rule_site_pages: str | None = field(
+        default=_RULES.site_pages,
+        metadata=_doc(
+            "Page filter: a regex of the last URL path segments that name a site's own "
+            "pages (``site_page``): about, contact, privacy, terms, legal, advertise, "
+            "subscribe, jobs, help, in English and in other European languages "
+            "(``impressum``, ``mentions-legales``, ``aviso-legal``, ...), matched whole at "
+            "the site's root, a language's root or in a folder of site pages (``/legal/``, "
+            "``/pages/``, ...), not deeper (``/2018/05/privacy/`` is a post). ``None`` "
+            "switches the rule off.",
+            "optional_str",
+            "``scrapy_denoise.page.rules.DEFAULT_SITE_PAGES``",
         ),
     )
     rule_query_keys: tuple[str, ...] = field(
@@ -399,10 +411,9 @@ class DenoiseConfig:
         default=True,
         metadata=_doc(
             "Delete the stored article of a URL that a later visit judges a site page "
-            "(``navigation_page``: about, contact, terms, documentation) or whose URL the "
-            "URL rule names a list or site page (``url_pattern``), stat "
-            "``denoise/store/withdrawn``. A site's first crawl stores some site pages before "
-            "it has seen that the site dates its articles; ``False`` keeps every row.",
+            "(``navigation_page``: about, contact, terms, documentation; ``site_page``), "
+            "stat ``denoise/store/withdrawn``. A site's first crawl stores some site pages "
+            "before it has seen that the site dates its articles; ``False`` keeps every row.",
             "bool",
         ),
     )

@@ -12,9 +12,10 @@ rule rows of the held-out report (``models/train_pages.evaluate_pages``) are not
 held out; the SVM rows are. Every rule can be switched off by setting its threshold to
 ``None`` (patterns: an empty tuple; ``declared_collection``: ``False``).
 
-One rule is not the paper's: ``declared_collection``, a page that names itself a list in
+Two rules are not the paper's: ``declared_collection``, a page that names itself a list in
 its JSON-LD (:func:`~.classifier.declares_collection`), which no layout threshold can
-say as surely.
+say as surely; and ``site_page``, a URL whose last segment names a site's own page
+(``/about/``, ``/privacy-policy``: :data:`DEFAULT_SITE_PAGES`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from .features import INDEX_FILE, PageFeatures, names_a_page, url_depth
@@ -29,6 +31,7 @@ from .verdict import PageVerdict
 
 __all__ = [
     "DEFAULT_QUERY_KEYS",
+    "DEFAULT_SITE_PAGES",
     "DEFAULT_URL_PATTERNS",
     "PageHistory",
     "PageRules",
@@ -72,30 +75,52 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
     r"(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
-    # a site's own pages, named as sites name them: about, contact, legal and policy pages,
-    # advertising, subscriptions, jobs, help; then the same in German, French, Spanish,
-    # Italian, Dutch and Polish. Whole last segments only (``/about-the-budget-vote/`` is a
-    # story). The ``navigation_page`` rule finds such pages by where the site links to them,
-    # but only once a crawl has seen that the site dates its articles: a site's first crawl
-    # fetches its footer's pages first and stored them as articles. Of the shared data's
-    # 6,613 pages it names five: wcxb's Hacker News jobs listing and a shop's about page
-    # (typed listing and service, both noise) and cleaneval's terms, newsletters and FAQ
-    # pages (untyped); no article of the news and blog datasets or the two sites.
-    r"(?:about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_](?:policy|notice|statement))?"
-    r"|terms(?:[-_](?:of[-_](?:service|use)|and[-_]conditions|conditions))?|tos|imprint"
-    r"|legal(?:[-_]notice)?|disclaimer|cookies?(?:[-_](?:policy|notice|settings))?"
-    r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?|careers"
-    r"|jobs|faqs?|help"
-    r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|kontakt|(?:ü|ue|u)ber[-_]uns|agb"
-    r"|mentions[-_]l(?:é|e)gales|a[-_]propos|qui[-_]sommes[-_]nous|nous[-_]contacter"
-    r"|contacto|aviso[-_]legal|qui(?:é|e)nes[-_]somos|privacidad|politica[-_]de[-_]privacidad"
-    r"|chi[-_]siamo|contatti|colofon|over[-_]ons|o[-_]nas|polityka[-_]prywatno(?:ś|s)ci)"
-    r"(?:\.(?:s?html?|php|aspx?))?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
     # not Pelican's index2.html: old static sites number their content pages so), and
     # German's, Spanish's and Italian's, Polish's, Turkish's word for the page
     r"(?:page|seite|pagina|strona|sayfa)/?\d+",
     r"index_\d+\.s?html?",
+)
+
+#: The last path segment of a site's own pages, as sites name them: about, contact, legal
+#: and policy pages, advertising, subscriptions, jobs, help; then the same in German,
+#: French, Spanish, Portuguese, Italian, Dutch and Polish (``site_page``, matched whole and
+#: case-insensitively, with or without ``.html``, ``.php`` or ``.aspx``). The
+#: ``navigation_page`` rule finds such pages by where the site links to them, but only once
+#: a crawl has seen that the site dates its articles: a site's first crawl fetches its
+#: footer's pages first and stored them as articles. The name counts at the site's root,
+#: or one folder down in a language's root or a folder of site pages (``/en/about/``,
+#: ``/pages/about``, ``/legal/privacy-policy``: :data:`_SITE_PAGE_FOLDERS`); deeper, or
+#: under another folder, it is a post's slug (``/2018/05/25/privacy/``, Blogger's
+#: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613 pages the
+#: rule names five: wcxb's Hacker News jobs listing and a shop's about page (typed listing
+#: and service, both noise) and cleaneval's terms, newsletters and FAQ pages (untyped); no
+#: article of the news and blog datasets or of the two sites.
+DEFAULT_SITE_PAGES = (
+    r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
+    r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
+    r"|imprint|legal(?:[-_]notice)?|disclaimer|accessibility"
+    r"|cookies?[-_]?(?:policy|notice|settings)|do[-_]not[-_]sell[-\w]*"
+    r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
+    r"|careers|jobs|faqs?|help"
+    r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|nutzungsbedingungen|kontakt|karriere|hilfe"
+    r"|(?:ü|ue|u)ber[-_]uns|agb"
+    r"|mentions[-_]l(?:é|e)gales|a[-_]propos(?:[-_]de[-_]nous)?|qui[-_]sommes[-_]nous"
+    r"|nous[-_]contacter|cgu|politique[-_]de[-_]confidentialit(?:é|e)"
+    r"|contacto|aviso[-_]legal|qui(?:é|e)nes[-_]somos|privacidad"
+    r"|pol(?:í|i)tica[-_]de[-_](?:privacidad|privacidade|cookies)"
+    r"|t(?:é|e)rminos[-_]y[-_]condiciones|sobre[-_]n(?:ó|o)s|contato|fale[-_]conosco"
+    r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
+    r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden"
+    r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
+)
+#: what may follow a site page's name in the last segment
+_SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
+#: the folders a site page may sit in: a language's root, or a folder of site pages
+_SITE_PAGE_FOLDERS = re.compile(
+    r"[a-z]{2}(?:[-_][a-z]{2})?|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
+    r"|about(?:[-_]?us)?|help|support|contact",
+    re.I,
 )
 
 #: Query keys of search, tag and list-paging URLs (``?s=``, ``?q=``, ``?paged=``). ``page``
@@ -162,6 +187,9 @@ class PageRules:
     #: ``SearchResultsPage``, ``ProfilePage``) and declares no article
     #: (:func:`~.classifier.declares_collection`)
     declared_collection: bool = True
+    #: a regex of the last path segments that name a site's own pages (``site_page``; see
+    #: ``DEFAULT_SITE_PAGES``); None switches the rule off
+    site_pages: str | None = DEFAULT_SITE_PAGES
     #: content changed on every one of at least this many earlier visits (paper rule 3)
     changing_min_visits: int | None = 3
     #: a page that passed the rules and the SVM, with neither a publication date nor an
@@ -193,6 +221,13 @@ class PageRules:
             "(None switches the rule off)",
         )
         _check_at_least("navigation_min_links", self.navigation_min_links, 1)
+        if self.site_pages is not None:
+            if not isinstance(self.site_pages, str):
+                raise TypeError(f"site_pages must be a regex or None, not {self.site_pages!r}")
+            try:
+                _site_page_regex(self.site_pages)
+            except re.error as exc:
+                raise ValueError(f"site_pages is not a valid regex: {exc}") from None
         for pattern in self.url_patterns:
             try:
                 re.compile(f"(?:{pattern})")
@@ -280,8 +315,8 @@ def url_rules(
     pattern: re.Pattern[str] | None = None,
     depth: int | None = None,
 ) -> PageVerdict | None:
-    """The rules that read the URL alone (URL patterns, shallow URL), the first two of
-    :func:`apply_rules`. The classifier runs them before computing the page features, which
+    """The rules that read the URL alone (URL patterns, site pages, shallow URL), the first
+    three of :func:`apply_rules`. The classifier runs them before computing the page features, which
     a URL verdict does not need: on a crawl's index pages that is most of the filter's work.
 
     ``depth`` is the URL's :func:`~.features.url_depth` when the caller has it.
@@ -289,6 +324,8 @@ def url_rules(
     pattern = pattern if pattern is not None else rules.compiled_patterns()
     if pattern is not None and url and pattern.search(url_match_target(url)):
         return PageVerdict(True, 1.0, "url_pattern")
+    if rules.site_pages is not None and url and _names_site_page(url, rules.site_pages):
+        return PageVerdict(True, 1.0, "site_page")
     if rules.shallow_url_depth is not None and url:
         parts = urlsplit(url)
         path = parts.path
@@ -302,6 +339,25 @@ def url_rules(
         ) and not names_a_page(parts.query):
             return PageVerdict(True, 1.0, "shallow_url")
     return None
+
+
+@lru_cache(maxsize=8)
+def _site_page_regex(names: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{names}){_SITE_PAGE_SUFFIX}", re.I)
+
+
+def _names_site_page(url: str, names: str) -> bool:
+    """Is the URL's last path segment a site page's name (:data:`DEFAULT_SITE_PAGES`), at
+    the root or in one of :data:`_SITE_PAGE_FOLDERS`, with no query that picks a page?"""
+    parts = urlsplit(url)
+    segments = [s for s in INDEX_FILE.sub("/", unquote(parts.path)).split("/") if s]
+    if not 1 <= len(segments) <= 2:
+        return False
+    if len(segments) == 2 and not _SITE_PAGE_FOLDERS.fullmatch(segments[0]):
+        return False
+    if parts.query and names_a_page(parts.query):
+        return False
+    return _site_page_regex(names).fullmatch(segments[-1]) is not None
 
 
 def feature_rules(

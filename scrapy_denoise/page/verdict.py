@@ -10,6 +10,7 @@ __all__ = ["REASONS", "PageVerdict"]
 #: they are tried), the page SVM, and the verdict when neither judged the page noise.
 REASONS: dict[str, str] = {
     "url_pattern": "URL of a tag, category, search, feed, archive or paging page",
+    "site_page": "URL named as a site's own page (about, contact, privacy, terms, jobs, ...)",
     "shallow_url": "home page (shallow URL path)",
     "declared_collection": "the page's JSON-LD declares a collection, search or profile page "
     "and no article",

@@ -48,7 +48,7 @@ from ..methods import create_method
 from ..methods.base import text_pieces
 from ..methods.line_rules import dangling_labels, headline_index, line_rule
 from ..methods.linestats import keep_limit, line_hash, normalise_line
-from ..methods.template import Unit, extracted_units, page_units, template_lines
+from ..methods.template import Unit, extracted_units, page_units, spared_units, template_lines
 from ..page.features import PageFeatures, page_features
 from .sanitize import (
     align_nodes,
@@ -200,15 +200,20 @@ def build_page_report(
     units: list[Unit] = []
     if learner is not None and article.site and opts.templates:
         units = learner.match_templates(article.site, page_units(doc, learner.template_params))
-    index_of = {el: i for i, el in enumerate(doc.nodes)}
-    template_tops = sorted(index_of[u.element] for u in units if u.element in index_of)
-    template_set = set(template_tops)
 
     # The method again on the same tree: the same output as inside extract_document; then
     # the template lines, then line statistics (the lines missing from the article).
     extraction = create_method(opts.method, opts.method_params, warn_ignored=False).extract(doc)
     method_lines = extraction.lines
-    is_template = template_lines(method_lines, extracted_units(doc, units, extraction.kept))
+    extracted = extracted_units(doc, units, extraction.kept)
+    is_template = template_lines(method_lines, extracted)
+    # near copies the page keeps as its text are no template's blocks here either
+    spared = {id(unit) for unit in spared_units(method_lines, extracted)}
+    index_of = {el: i for i, el in enumerate(doc.nodes)}
+    template_tops = sorted(
+        index_of[u.element] for u in units if u.element in index_of and id(u) not in spared
+    )
+    template_set = set(template_tops)
     ruled = [
         None if t else line_rule(line) for line, t in zip(method_lines, is_template, strict=True)
     ]
