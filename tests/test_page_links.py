@@ -184,11 +184,11 @@ def test_link_index_bounds_the_characters_too() -> None:
 
 
 def _article(n: int) -> str:
-    """A dated story whose menu links to /our-story (a site page whose name the
+    """A dated story whose menu links to /history (a site page whose name the
     ``site_page`` rule does not know, so that this rule judges it) and whose text links to
     the next story (under a URL without a date, which would date the page by itself)."""
     return _page(
-        f'<nav><a href="/our-story">About us</a></nav><article><h1>Story {n}</h1>'
+        f'<nav><a href="/history">About us</a></nav><article><h1>Story {n}</h1>'
         f'<time datetime="2024-05-0{n}T10:00:00Z">May {n}</time>{PROSE}'
         f'<a href="/stories/{n + 1}">next</a></article>'
     )
@@ -213,14 +213,14 @@ def test_navigation_page_fires_on_an_undated_page_linked_from_menus_only(
     denoiser: Denoiser,
 ) -> None:
     _crawl(denoiser, 3)
-    verdict = denoiser.classify(_ABOUT, f"{SITE}/our-story/")
+    verdict = denoiser.classify(_ABOUT, f"{SITE}/history/")
     assert verdict.is_noise and verdict.reason == "navigation_page"
 
 
 def test_navigation_page_spares_pages_linked_from_content(denoiser: Denoiser) -> None:
     _crawl(denoiser, 3)
     # /stories/4 is linked from story 3's text (and from no menu); it has no date here
-    undated_story = _page(f"<nav><a href='/our-story'>About</a></nav><h1>Story 4</h1>{PROSE}")
+    undated_story = _page(f"<nav><a href='/history'>About</a></nav><h1>Story 4</h1>{PROSE}")
     assert not denoiser.classify(undated_story, f"{SITE}/stories/4").is_noise
     # linked from a menu too, and still spared
     _crawl(denoiser, 1)
@@ -232,16 +232,16 @@ def test_navigation_page_spares_pages_linked_from_content(denoiser: Denoiser) ->
 def test_navigation_page_spares_dated_or_signed_pages(denoiser: Denoiser) -> None:
     _crawl(denoiser, 3)
     signed = _page(f'<h1>About us</h1><p class="byline">By Jane Roe</p>{PROSE}')
-    assert not denoiser.classify(signed, f"{SITE}/our-story").is_noise
+    assert not denoiser.classify(signed, f"{SITE}/history").is_noise
     dated = _page(f'<h1>About us</h1><time datetime="2024-01-01">Jan 1</time>{PROSE}')
-    assert not denoiser.classify(dated, f"{SITE}/our-story").is_noise
+    assert not denoiser.classify(dated, f"{SITE}/history").is_noise
 
 
 def test_navigation_page_waits_for_dated_pages_on_the_site(denoiser: Denoiser) -> None:
     # Two dated pages are not yet evidence that this site's articles carry dates we find:
     # on a site whose dates we miss, every article linked from a menu would look like this.
     _crawl(denoiser, 2)
-    assert not denoiser.classify(_ABOUT, f"{SITE}/our-story").is_noise
+    assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise
 
 
 def test_a_recrawl_counts_the_dated_articles_already_stored(tmp_path: Path) -> None:
@@ -249,17 +249,17 @@ def test_a_recrawl_counts_the_dated_articles_already_stored(tmp_path: Path) -> N
     page's last links first): the stories the first crawl stored are the evidence."""
     db = tmp_path / "denoise.sqlite3"
     home = _page(
-        '<main><a href="/stories/1">Story 1</a></main><footer><a href="/our-story">About</a></footer>'
+        '<main><a href="/stories/1">Story 1</a></main><footer><a href="/history">About</a></footer>'
     )
     with Denoiser(store=db, page_model=None) as first:
         first.classify(home, f"{SITE}/")
-        assert not first.classify(_ABOUT, f"{SITE}/our-story").is_noise  # no evidence yet
+        assert not first.classify(_ABOUT, f"{SITE}/history").is_noise  # no evidence yet
         articles = [first.extract(_article(n), f"{SITE}/stories/{n}") for n in (1, 2, 3)]
     with Store.open(db) as store:
         store.upsert_articles([ArticleRecord.from_article(a) for a in articles])
     with Denoiser(store=db, page_model=None) as recrawl:
         recrawl.classify(home, f"{SITE}/")
-        verdict = recrawl.classify(_ABOUT, f"{SITE}/our-story")
+        verdict = recrawl.classify(_ABOUT, f"{SITE}/history")
     assert verdict.is_noise and verdict.reason == "navigation_page"
 
 
@@ -267,31 +267,31 @@ def test_links_to_dated_urls_show_that_the_site_dates_its_articles(denoiser: Den
     # The home page (noise itself) lists stories under dated URLs: the site pages its menu
     # links to are judged from the next page on, before any story was fetched.
     stories = "".join(f'<li><a href="/2024/05/0{n}/story-{n}">Story {n}</a></li>' for n in (1, 2))
-    home = _page(f'<nav><a href="/our-story">About us</a></nav><ul>{stories}</ul>')
+    home = _page(f'<nav><a href="/history">About us</a></nav><ul>{stories}</ul>')
     denoiser.classify(home, f"{SITE}/")
-    assert not denoiser.classify(_ABOUT, f"{SITE}/our-story").is_noise  # two dated links
+    assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise  # two dated links
     stories = '<li><a href="/2024/05/03/story-3">Story 3</a></li>'
-    denoiser.classify(_page(f'<nav><a href="/our-story">About us</a></nav><ul>{stories}</ul>'), SITE)
-    verdict = denoiser.classify(_ABOUT, f"{SITE}/our-story")
+    denoiser.classify(_page(f'<nav><a href="/history">About us</a></nav><ul>{stories}</ul>'), SITE)
+    verdict = denoiser.classify(_ABOUT, f"{SITE}/history")
     assert verdict.is_noise and verdict.reason == "navigation_page"
 
 
 def test_navigation_page_needs_a_learner_and_can_be_switched_off() -> None:
     single = Denoiser(store=False, page_model=None)
-    assert not single.classify(_ABOUT, f"{SITE}/our-story").is_noise
+    assert not single.classify(_ABOUT, f"{SITE}/history").is_noise
     off = Denoiser(store=None, page_model=None, rules=PageRules(navigation_min_links=None))
     _crawl(off, 3)
-    assert not off.classify(_ABOUT, f"{SITE}/our-story").is_noise
+    assert not off.classify(_ABOUT, f"{SITE}/history").is_noise
 
 
 def test_a_site_pages_prose_links_count_as_navigation(denoiser: Denoiser) -> None:
     """Documentation pages link each other in their text; once one is judged a site page,
     its links are the site's structure, not an article's content links."""
     _crawl(denoiser, 3)
-    about = _page(f"<main><h1>About us</h1>{PROSE}<a href='/our-story/team'>our team</a></main>")
-    assert denoiser.classify(about, f"{SITE}/our-story").reason == "navigation_page"
+    about = _page(f"<main><h1>About us</h1>{PROSE}<a href='/history/team'>our team</a></main>")
+    assert denoiser.classify(about, f"{SITE}/history").reason == "navigation_page"
     team = _page(f"<main><h1>Our team</h1>{PROSE}</main>")
-    assert denoiser.classify(team, f"{SITE}/our-story/team").reason == "navigation_page"
+    assert denoiser.classify(team, f"{SITE}/history/team").reason == "navigation_page"
 
 
 def test_an_undated_unsigned_pages_prose_links_count_as_navigation(denoiser: Denoiser) -> None:
@@ -325,11 +325,11 @@ def test_a_site_maps_links_count_as_navigation(denoiser: Denoiser) -> None:
     """An HTML site map lists the about and policy pages in its body; read as content
     links, they would spare those pages whenever the map is fetched first."""
     _crawl(denoiser, 3)
-    site_map = _page("<main><h1>Site map</h1><ul><li><a href='/our-story'>About</a></li></ul></main>")
+    site_map = _page("<main><h1>Site map</h1><ul><li><a href='/history'>About</a></li></ul></main>")
     assert denoiser.classify(site_map, f"{SITE}/sitemap/").is_noise
-    assert denoiser.classify(_ABOUT, f"{SITE}/our-story").reason == "navigation_page"
+    assert denoiser.classify(_ABOUT, f"{SITE}/history").reason == "navigation_page"
     # the same list on a page that is no site map is a content link
     other = Denoiser(store=None, page_model=None)
     _crawl(other, 3)
     other.classify(site_map, f"{SITE}/directory/")
-    assert not other.classify(_ABOUT, f"{SITE}/our-story").is_noise
+    assert not other.classify(_ABOUT, f"{SITE}/history").is_noise
