@@ -545,9 +545,9 @@ def spared_units(lines: Sequence[str], units: Iterable[Unit]) -> list[Unit]:
 
 
 def _reads_as_prose(text: str) -> bool:
-    return _SENTENCE_END.search(text) is not None and len(TOKEN.findall(text)) >= (
-        _PROSE_MIN_TOKENS
-    )
+    if _SENTENCE_END.search(text) is None:
+        return False
+    return len(TOKEN.findall(text)) >= _PROSE_MIN_TOKENS
 
 
 def _normalised(lines: Sequence[str]) -> list[str]:

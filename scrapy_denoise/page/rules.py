@@ -92,10 +92,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: or one folder down in a language's root or a folder of site pages (``/en/about/``,
 #: ``/pages/about``, ``/legal/privacy-policy``: :data:`_SITE_PAGE_FOLDERS`); deeper, or
 #: under another folder, it is a post's slug (``/2018/05/25/privacy/``, Blogger's
-#: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613 pages the
-#: rule names five: wcxb's Hacker News jobs listing and a shop's about page (typed listing
-#: and service, both noise) and cleaneval's terms, newsletters and FAQ pages (untyped); no
-#: article of the news and blog datasets or of the two sites.
+#: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613
+#: pages the rule names five: wcxb's Hacker News jobs listing and a shop's about page
+#: (typed listing and service, both noise) and cleaneval's terms, newsletters and FAQ
+#: pages (untyped); no article of the news and blog datasets or of the two sites.
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
@@ -316,8 +316,9 @@ def url_rules(
     depth: int | None = None,
 ) -> PageVerdict | None:
     """The rules that read the URL alone (URL patterns, site pages, shallow URL), the first
-    three of :func:`apply_rules`. The classifier runs them before computing the page features, which
-    a URL verdict does not need: on a crawl's index pages that is most of the filter's work.
+    three of :func:`apply_rules`. The classifier runs them before computing the page
+    features, which a URL verdict does not need: on a crawl's index pages that is most of
+    the filter's work.
 
     ``depth`` is the URL's :func:`~.features.url_depth` when the caller has it.
     """
