@@ -299,11 +299,12 @@ def test_database_down_closes_spider_before_crawling(demo_site: DemoSite, tmp_pa
 
 
 def _town_site(root: Path) -> None:
-    """Twelve dated stories under ``/posts/SLUG/`` (no date in the URL) and eight undated
-    site pages linked from every page's footer, which Scrapy fetches first (a page's last
-    links first). Four are named as the ``site_page`` rule knows site pages (about,
-    contact, privacy, terms) and are never stored; a first crawl stores the other four before it
-    has seen three dated articles."""
+    """Twelve dated stories under ``/posts/SLUG/`` (no date in the URL), each with its AMP
+    and print version (copies the URL rule keeps out), and eight undated site pages linked
+    from every page's footer, which Scrapy fetches first (a page's last links first). Four
+    are named as the ``site_page`` rule knows site pages (about, contact, privacy, terms)
+    and are never stored; a first crawl stores the other four before it has seen three
+    dated articles."""
     import random
 
     rng = random.Random(4)
@@ -334,11 +335,19 @@ def _town_site(root: Path) -> None:
     for i in range(12):
         byline = f'<p>By Ann Lee, <time datetime="2024-05-{i + 1:02d}">May {i + 1}</time></p>'
         story = "".join(f"<p>{text()}</p>" for _ in range(5))
+        versions = f'<a href="/posts/story-{i}/print/">Print</a> <a href="amp/">AMP</a>'
         write(
             f"posts/story-{i}",
             f"Story {i}",
-            f"<article><h1>Story {i}</h1>{byline}{story}</article>",
+            f"<article><h1>Story {i}</h1>{byline}{story}<p>{versions}</p></article>",
         )
+        # the copies add a line of their own, as real ones do, so they are no text copy
+        write(
+            f"posts/story-{i}/print",
+            f"Story {i}",
+            f"<h1>Story {i}</h1>{byline}{story}<p>URL to article: /posts/story-{i}/</p>",
+        )
+        write(f"posts/story-{i}/amp", f"Story {i}", f"<h1>Story {i}</h1><p>Ann Lee</p>{story}")
     for name in (*_NAMED_SITE_PAGES, *_UNNAMED_SITE_PAGES):
         about = "".join(f"<p>{text()}</p>" for _ in range(4))
         write(name, name.title(), f"<h1>{name.title()}</h1>{about}")

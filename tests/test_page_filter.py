@@ -159,6 +159,12 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche",
         "/recherche/",
         "/archivio/2024/03/",
+        # an article's AMP and print versions, copies of it
+        "/2024/05/10/harbour-budget/amp/",
+        "/2024/05/10/harbour-budget/print/",
+        "/news/harbour-budget.amp.html",
+        "/harbour-budget/?amp=1",
+        "/article.php?id=5&print=1",
     ],
 )
 def test_url_pattern_fires_on_list_urls(path: str) -> None:
@@ -198,6 +204,9 @@ def test_url_pattern_fires_on_list_urls(path: str) -> None:
         "/posts/jobs/",
         "/salud/tos",  # Spanish "cough"
         "/recipes/cookies",
+        "/2024/05/10/amp-stadium-expansion/",  # "amp" and "print" inside slugs
+        "/2024/05/10/printing-press-history/",
+        "/news/slug.ampere.html",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

@@ -287,7 +287,8 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paging, named in English and in other European languages "
+            "pages, archives, paging, an article's AMP and print versions (``/amp/``, "
+            "``/print/``, ``.amp.html``), named in English and in other European languages "
             "(``schlagwort``, ``rubrique``, ``etiqueta``, ``seite/2``, ...). An empty list "
             "switches the rule off.",
             "list",
@@ -312,7 +313,8 @@ class DenoiseConfig:
         default=_RULES.query_keys,
         metadata=_doc(
             "Page filter: query keys that mark search, tag and paging URLs "
-            "(``url_pattern``, e.g. ``?s=``, ``?q=``, ``?paged=``), matched case-sensitively.",
+            "(``url_pattern``, e.g. ``?s=``, ``?q=``, ``?paged=``), and AMP and print "
+            "versions (``?amp=1``, ``?print=1``), matched case-sensitively.",
             "list",
         ),
     )

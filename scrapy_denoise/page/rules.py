@@ -75,6 +75,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
     r"(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
+    # an article's AMP and print versions: copies of a page the site serves under its own
+    # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
+    # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
+    # beside its 30 articles. No page of the shared data has such a URL.
+    r"amp|print(?:able|[-_]?version|er[-_]friendly)?",
+    r"[^/]+\.amp(?:\.html?)?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
     # not Pelican's index2.html: old static sites number their content pages so), and
     # German's, Spanish's and Italian's, Polish's, Turkish's word for the page
@@ -137,6 +143,9 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
     "keywords",
     "tag",
     "paged",
+    # AMP and print versions (above)
+    "amp",
+    "print",
 )
 
 #: the home page of one language of a multilingual site: ``/zh/``, ``/en-us/index.html``
