@@ -167,7 +167,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/article.php?id=5&print=1",
     ],
 )
-def test_url_pattern_fires_on_list_urls(path: str) -> None:
+def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
     assert _reason(_article_html(), "https://news.example.com" + path) == "url_pattern"
 
 
