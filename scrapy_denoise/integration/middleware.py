@@ -16,9 +16,10 @@ it needs links from), it can mark it ``meta["denoise_leaf"] = True``; with
 ``DENOISE_DROP_NOISE_LEAVES = True`` a noise response to such a request is dropped here
 (``IgnoreRequest``), saving the callback and everything after it.
 
-A page the filter now judges a site page (``navigation_page``) whose article an earlier
-crawl stored, before the site had shown the rule its dated articles, has that row deleted
-by the core (``DENOISE_STORE_WITHDRAW``); it is said here at INFO and counted in
+A page the filter now judges a site page whose article an earlier crawl stored
+(``navigation_page``, before the site had shown the rule its dated articles; ``site_page``,
+under a version without that rule) has that row deleted by the core
+(``DENOISE_STORE_WITHDRAW``); it is said here at INFO and counted in
 ``denoise/store/withdrawn``.
 
 ``meta["denoise_skip"] = True`` leaves a request out of the filter entirely: no verdict,
