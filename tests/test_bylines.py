@@ -153,6 +153,10 @@ def test_clean_author_cuts_a_by_word_never_the_start_of_a_name(value: str, expec
         ("Von Max Mustermann", "Max Mustermann"),
         ("Veröffentlicht am 15. März 2024 von Max Mustermann", "Max Mustermann"),
         ("Publié le 15 mars 2024 par Jean Dupont", "Jean Dupont"),
+        # Chinese info lines: the author's label among the source's and the time's
+        ("来源：青石县融媒体中心作者：林涛发布时间：2023-05-11 14:41浏览次数：", "林涛"),
+        ("发布时间：2023-05-11 记者：王磊 通讯员：李四", "王磊"),
+        ("时间：2020-01-02 作者：医技药剂党支部", "医技药剂党支部"),
     ],
 )
 def test_byline_names_reads_bylines_of_other_languages(line: str, expected: str) -> None:
@@ -196,6 +200,10 @@ def test_byline_names_reads_unmarked_bylines(line: str, expected: str) -> None:
         "Posted on Fri, Jan. 18, 2008",
         "November 3, 2012 Leave a Comment",
         "Browse by subject:",  # a label for what follows
+        "作者：Michael Gleicher",  # a label alone: a reviewed paper's authors
+        "记者从市应急管理局获悉，全市防汛工作已全面展开",  # "the reporter learned": prose
+        "时间：2020-01-02 作者：网络整理",  # "compiled from the web": nobody
+        "作者：罗月童老师，合肥工业大学副教授。2012.7.1-2012.8.28 期间在 VAG 小组交流学习。",
     ],
 )
 def test_byline_names_rejects_lines_that_are_not_bylines(line: str) -> None:

@@ -224,6 +224,30 @@ def test_an_unmarked_byline_under_the_headline_names_the_authors() -> None:
     assert _meta(html).author == "Jane Roe"
 
 
+def test_the_author_of_a_chinese_info_line_under_the_headline() -> None:
+    # TRS WCM and most Chinese news CMSes: source, author and time in the spans of one
+    # line, which renders as "来源：...作者：林涛发布时间：..." with nothing between them
+    html = """<html><body><h1 class="title">市文化广电旅游局开展医疗卫生服务专项行动</h1>
+    <div class="info"><span>来源：青石县融媒体中心</span><span>作者：林涛</span>
+    <span>发布时间：2023-05-11 14:41</span><span>浏览次数：</span></div>
+    <div class="TRS_Editor"><p>据了解，今年以来市应急管理局围绕防汛抗旱出台6项具体措施，
+    惠及群众8万余人次。
+    会议听取了市农业农村局关于医疗卫生服务工作情况的汇报，研究部署了下一阶段重点任务。</p></div>
+    </body></html>"""
+    assert _meta(html).author == "林涛"
+
+
+def test_an_author_label_alone_under_the_headline_is_not_the_post_author() -> None:
+    # zjuvai-blog's paper reviews: the post's byline, then the reviewed paper's authors
+    html = """<html><body><h1>是什么特质让Hamlet如此Hamlet？</h1>
+    <p>论文：Explainers: Expert Explorations With Crafted Projections</p>
+    <p>作者：Michael Gleicher</p>
+    <p>这篇论文提出了一种新的投影方法，用户可以用一些标注过的样例来构造可解释的投影轴，
+    并在此基础上对高维数据进行探索和分析，文章中给出了多个实际的应用案例加以说明。</p>
+    </body></html>"""
+    assert _meta(html).author is None
+
+
 def test_a_byline_below_the_first_paragraph_is_not_searched() -> None:
     html = """<html><body><h1>Storm season</h1><p>The first paragraph of the story is long
     enough to be the story itself, not a byline, and it goes on for a while to say so, well
