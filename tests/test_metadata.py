@@ -296,6 +296,33 @@ def test_dates_of_comments_and_sidebars_are_not_the_pages() -> None:
     )
 
 
+def test_the_date_of_a_pages_last_change_is_not_its_publication_date() -> None:
+    # a Docusaurus docs page's footer (docusaurus.io/docs in wcxb has it word for word): a
+    # meta-classed row holding "Last updated on <time itemprop=dateModified>"
+    html = """<html><body><article><h1>Plugin API</h1><p>Plugins add features to a site,
+    each a function that returns an object with lifecycle methods, which the build calls
+    in order: load the content, contribute routes, and post-process the files it wrote.</p>
+    <footer class="theme-doc-footer"><div class="theme-doc-footer-edit-meta-row row">
+    <div class="col"><a href="/edit">Edit this page</a></div>
+    <div class="col lastUpdated_JAkA"><span class="theme-last-updated">Last updated on
+    <b><time datetime="2024-04-12T09:12:00.000Z" itemprop="dateModified">Apr 12, 2024</time>
+    </b> by <b>Priya Raman</b></span></div></div></footer></article></body></html>"""
+    assert _meta(html, "https://quill.example/docs/api/plugin-api").published is None
+    # WordPress prints the publication's <time> and the update's: the first is the date,
+    # even where the update's comes first
+    html = """<html><body><h1>Storm season</h1><div class="entry-meta">
+    <time class="updated" datetime="2021-03-04T10:00:00+00:00">March 4, 2021</time>
+    <time class="entry-date published" datetime="2021-02-01T08:00:00+00:00">February 1,
+    2021</time></div><p>The storm came.</p></body></html>"""
+    assert _meta(html).published == datetime(2021, 2, 1, 8, tzinfo=UTC)
+    # a speech dated by its page's revision alone (cleaneval's surgeongeneral.gov page) is
+    # left undated rather than dated by it
+    speech = "Alcohol remains one of the most serious public health problems we face. " * 3
+    html = f"""<html><body><h1>Remarks on underage drinking</h1><p>{speech}</p>
+    <p class="lastupdated">Last Revised: April 27, 2004</p></body></html>"""
+    assert _meta(html).published is None
+
+
 def test_an_element_holding_only_a_date_under_the_headline_dates_the_story() -> None:
     # l3s-gn1 (2008 news templates): the date is a bare <b> under the headline, and the
     # masthead above it prints the day of the crawl.
