@@ -203,6 +203,26 @@ def test_a_link_to_an_author_page_is_the_byline_when_nothing_is_marked() -> None
     assert _meta(html).author == "Becky"  # the menu's list page is no author
 
 
+def test_a_person_items_name_is_the_author_and_every_person_of_the_byline_counts() -> None:
+    # Docusaurus's blog byline (no JSON-LD before 3.5): a column classed authorCol per
+    # author, each a schema.org Person with a name, a subtitle and social links
+    def author(name: str, role: str) -> str:
+        return f"""<div class="col col--6 authorCol_Hf19"><div class="avatar">
+        <div class="avatar__intro" itemprop="author" itemscope=""
+        itemtype="https://schema.org/Person"><div class="avatar__name"><a href="/a"
+        itemprop="url"><span itemprop="name">{name}</span></a></div><small
+        itemprop="description">{role}</small></div></div></div>"""
+
+    html = f"""<html><body><article><header><h1>Designing the new search indexer</h1>
+    <div class="row">{author("Tomás Ferreira", "Plugin ecosystem")}
+    {author("Mira Okonkwo", "Core team")}</div></header><p>Story.</p></article></body></html>"""
+    assert _meta(html).author == "Tomás Ferreira, Mira Okonkwo"
+    # a byline element without Person items is read whole, as before
+    html = """<html><body><h1>H</h1><p class="byline">By Todd Bishop</p><p>text</p>
+    </body></html>"""
+    assert _meta(html).author == "Todd Bishop"
+
+
 def test_a_marked_byline_beats_an_earlier_author_link_of_a_sidebar() -> None:
     html = """<html><body><aside><a href="/author/frank/">FRANK CATALANO</a></aside>
     <p class="byline">By Todd Bishop</p><p>text</p></body></html>"""

@@ -148,17 +148,52 @@ def _bylines(doc: Document) -> tuple[str | None, str | None]:
         if el.get("rel") == "author" or el.get("itemprop") == "author":
             text = text_of(el) if text_len[i] <= _READ_FACTOR * MAX_AUTHOR else ""
             if 0 < len(text) <= MAX_AUTHOR and not _signs_nothing(doc, i):
-                return text, linked
+                return _person_names(doc, i) or text, linked
         classes = (el.get("class") or "").lower()
         if classes and _BYLINE_CLASS.search(classes):
             text = text_of(el) if text_len[i] <= _READ_FACTOR * _BYLINE_MAX else ""
             if 0 < len(text) <= _BYLINE_MAX and not _signs_nothing(doc, i):
-                return text, linked
+                return _person_names(doc, i) or text, linked
         if linked is None and tags[i] == "a" and _AUTHOR_HREF.search(el.get("href") or ""):
             text = text_of(el) if text_len[i] <= _READ_FACTOR * MAX_AUTHOR else ""
             if 0 < len(text) <= MAX_AUTHOR:
                 linked = text
     return None, linked
+
+
+def _person_names(doc: Document, i: int) -> str | None:
+    """The ``itemprop="name"`` of each schema.org Person of the byline that the marked
+    element ``i`` is in, or None where it marks no name.
+
+    A Person item holds more than its name: Docusaurus's blog byline is ``<div
+    itemprop="author" itemscope itemtype="https://schema.org/Person">`` around the name
+    and a subtitle ("Jonas LindqvistRelease manager" read as one text), one such item per
+    author, each in a column of its own (classed ``authorCol``, found first). The byline
+    is the largest ancestor of ``i`` no longer than a byline is read (:data:`_READ_MAX`);
+    every author item in it counts, as in the Telegraph's list of five. Measured
+    2026-11-29 on the 6,613 pages of the shared data: 33 authors changed, 31 to the
+    names alone, without a role, a place or a forum's badges ("Mike Whalley BBC Sport",
+    "Tom Kington in Rome", "Lutfij Titan Moderator", "Nick Allen, Washington" to all five
+    of that story's authors), one forum user to none ("Ejp55230 E") and one to a name
+    with a word too many ("Jeff Weissman Electric", was "... Member Location Park City,
+    Utah"). The generated Docusaurus blog's 35 posts without their JSON-LD: 35 authors
+    right, 0 before.
+    """
+    text_len, parent, nodes, end = doc.text_len, doc.parent, doc.nodes, doc.end
+    region = i
+    while region > 0 and text_len[parent[region]] <= _READ_MAX:
+        region = parent[region]
+    names: list[str] = []
+    for k in range(region, end[region] + 1):
+        if nodes[k].get("itemprop") != "author":
+            continue
+        for j in range(k + 1, end[k] + 1):
+            if nodes[j].get("itemprop") == "name":
+                name = text_of(nodes[j]).strip(" ,;")  # "Nick Allen," before the next
+                if name and name not in names:
+                    names.append(name)
+                break
+    return ", ".join(names)[:MAX_AUTHOR] if names else None
 
 
 def _signs_nothing(doc: Document, i: int) -> bool:
