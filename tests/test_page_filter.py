@@ -231,6 +231,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/en/about/",  # a language's root
         "/pages/about",  # a folder of site pages
         "/legal/privacy-policy",
+        "/gywm/",  # pinyin initials of Chinese sites: 关于我们
+        "/lxwm/index.html",  # 联系我们
+        "/bqsm/",  # 版权声明
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

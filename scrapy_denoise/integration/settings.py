@@ -301,7 +301,8 @@ class DenoiseConfig:
             "Page filter: a regex of the last URL path segments that name a site's own "
             "pages (``site_page``): about, contact, privacy, terms, legal, advertise, "
             "subscribe, jobs, help, in English and in other European languages "
-            "(``impressum``, ``mentions-legales``, ``aviso-legal``, ...), matched whole at "
+            "(``impressum``, ``mentions-legales``, ``aviso-legal``, ...) and as Chinese "
+            "sites' pinyin initials (``gywm``, ``lxwm``, ``bqsm``, ...), matched whole at "
             "the site's root, a language's root or in a folder of site pages (``/legal/``, "
             "``/pages/``, ...), not deeper (``/2018/05/privacy/`` is a post). ``None`` "
             "switches the rule off.",

@@ -119,6 +119,12 @@ DEFAULT_SITE_PAGES = (
     r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
     r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden"
     r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
+    # Chinese sites name them by the pinyin initials of 关于我们 (about us), 联系我们
+    # (contact us), 版权/免责/网站/法律声明 (copyright, disclaimer, site, legal notice),
+    # 隐私保护/政策 (privacy), 网站地图 (site map), 加入我们 (join us), 帮助中心 (help):
+    # TRS WCM's government and newspaper sites serve /gywm/, /lxwm/, /bqsm/
+    r"|gywm|lxwm|bqsm|mzsm|wzsm|flsm|ysbh|yszc|wzdt|jrwm|bzzx"
+    r"|guanyu(?:[-_]?women)?|lianxi(?:[-_]?women)?"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
