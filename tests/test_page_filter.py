@@ -416,6 +416,10 @@ _YOAST_ARCHIVE = {
         (({"@type": "NewsArticle", "isPartOf": {"@type": "CollectionPage"}},), False),
         # a list inside a story ("10 best ...") and the plain page type say nothing
         (({"@type": "ItemList"}, {"@type": "WebPage"}), False),
+        # Docusaurus's blog list pages: a Blog listing its posts; a Blog naming one post
+        # is that post's own page
+        (({"@type": "Blog", "blogPost": [{"@type": "BlogPosting"}] * 10},), True),
+        (({"@type": "Blog", "blogPost": [{"@type": "BlogPosting", "headline": "h"}]},), False),
         ((), False),
     ],
 )

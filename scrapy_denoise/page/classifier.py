@@ -3,7 +3,7 @@ in a crawl, then the site's links (``navigation_page``)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..document import Document
 from ..metadata import extract_metadata
@@ -26,6 +26,8 @@ __all__ = [
 #: (``ProfilePage``). Not ``ItemList``: articles carry one for a list inside the story
 #: (17 wcxb article pages, "10 best ..." posts), and not ``WebPage``, which every page is.
 _COLLECTION_TYPES = frozenset({"CollectionPage", "SearchResultsPage", "ProfilePage"})
+#: posts a ``Blog`` lists on a page of its list (:func:`_lists_posts`)
+_MIN_LISTED_POSTS = 2
 
 
 def declares_article(doc: Document) -> bool:
@@ -66,8 +68,23 @@ def declares_collection(doc: Document) -> bool:
     for obj in ld.objects:
         if is_article(obj):
             return False
-        found = found or any(k in _COLLECTION_TYPES for k in ld_types(obj))
+        found = found or any(k in _COLLECTION_TYPES for k in ld_types(obj)) or _lists_posts(obj)
     return found
+
+
+def _lists_posts(obj: dict[str, Any]) -> bool:
+    """Is ``obj`` a ``Blog`` that lists several of its posts (``blogPost``)?
+
+    Docusaurus writes one on every page of a blog's list (``BlogListPageStructuredData``),
+    each post a ``BlogPosting`` inside it, and a generated Docusaurus site's ``/blog/``,
+    whose URL no pattern names, was stored as an article of its posts' excerpts. A ``Blog``
+    naming one post is that post's page: the only top-level ``Blog`` of the shared data
+    (a wcxb article, 2026-11-29), whose ``blogPost`` holds itself.
+    """
+    if "Blog" not in ld_types(obj):
+        return False
+    posts = obj.get("blogPost") or obj.get("blogPosts")
+    return isinstance(posts, list) and len(posts) >= _MIN_LISTED_POSTS
 
 
 def model_verdict(score: float, declared_article: bool) -> PageVerdict:
