@@ -111,6 +111,13 @@ from scrapy_denoise.methods.line_rules import (
         "2019-09-26 12:11来源：证券时报网作者：李在山",
         "发表于2014-08-24 21:30| 1164次阅读| 来源CSDN| 0 条评论| 作者魏星",
         "发布于：2012-03-01 admin / 学术会议 / 报告 / 访问：",
+        # a story's reading time, alone or after its date and byline
+        "6 min read",
+        "3 MIN. READ",
+        "Reading Time: 11 minutes",
+        "Read time: 14 min",
+        "23.07.2025 · 6 min read",
+        "Jonas Eklund · Feb 13, 2024 · 3 min read",
     ],
 )
 def test_stock_phrases_are_stock_lines(line: str) -> None:
@@ -134,6 +141,8 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Tags were found on 40 of the birds.",
         "Sign up numbers doubled this year.",
         "Post a comment below and the author will answer on Friday.",
+        "It took me 5 minutes to read the whole report, and it was worth it.",
+        "Done. A 5 min read",
         "编辑部昨天表示，将在下月推出新版。",
         "他担任责任编辑多年，参与了三本书的出版。",
         "推荐的三个方案都被否决了。",
