@@ -191,6 +191,8 @@ class Denoiser:
                     # those of a site map, which lists the about and policy pages.
                     navigation |= content
                     content = set()
+                if unsigned:
+                    learner.note_unsigned(doc.url, site)
                 learner.record_links(navigation, content)
                 # counted until the site has the evidence it needs: a URL date is a regex
                 # and a date parse per link, a hundred and more links per page
@@ -300,6 +302,32 @@ class Denoiser:
             duplicate_of=duplicate_of,
             identity=identity,
         )
+
+    def site_pages_passed(self) -> list[str]:
+        """URLs of pages this denoiser let through that ``navigation_page`` judges site
+        pages now, by the links and dates of every page classified since.
+
+        The rule only judges a page once its site has shown three signs that it dates its
+        articles, and by the links of the pages classified before it. A crawl fetches a
+        site's menus and footer first, so its about, policy and documentation pages pass
+        before those signs are in, and the next crawl found and deleted them: a generated
+        Docusaurus site's first crawl stored 38 of its 40 docs pages in two runs of three,
+        16 in the third. The crawl asks this at its end and deletes their rows
+        (``denoise/store/withdrawn``). The pages are those that passed with neither date
+        nor author, remembered in this process's memory as its links are
+        (:class:`~.learning.SiteLearner`); empty without a store.
+        """
+        self._check_open()
+        learner = self._learner
+        if learner is None or self.options.rules.navigation_min_links is None:
+            return []
+        classifier = self._classifier
+        return [
+            url
+            for url, site in learner.unsigned_pages()
+            if learner.dated(site) >= MIN_DATED
+            and classifier.linked_as_site_page(learner.links_to(url))
+        ]
 
     def learn(
         self, body: bytes | str, url: str | None, headers: Mapping[str, str] | None = None

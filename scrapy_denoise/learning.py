@@ -73,6 +73,9 @@ _READ_CACHE_MAX = 10_000
 # length. The variants of a URL (``?replytocom=``, ``?utm_source=``, ``/index.html``) are
 # mostly links on the page itself, met soon after it.
 _CONTENTS_MAX = 20_000
+# Unsigned pages remembered per site for the crawl's last look (SiteLearner.note_unsigned):
+# a site's own pages are tens, an undated site's every page would be more.
+_UNSIGNED_MAX = 2_000
 
 
 @dataclass(slots=True)
@@ -122,6 +125,9 @@ class SiteLearner:
         # this process's memory only (see .page.links)
         self._links = LinkIndex()
         self._dated: Counter[str] = Counter()
+        # site -> URLs of the pages that passed the filter with neither date nor author,
+        # in the order met (see note_unsigned)
+        self._unsigned: dict[str, dict[str, None]] = {}
         # digest of (site, content) -> the first URL it was met under, oldest first
         self._contents: dict[bytes, str] = {}
         # pages learned per kind since the last flush (attempt)
@@ -306,6 +312,21 @@ class SiteLearner:
         """How the pages seen so far link to ``url``; ``None`` when none does."""
         with self._lock:
             return self._links.get(url)
+
+    def note_unsigned(self, url: str, site: str) -> None:
+        """Remember a page that passed the page filter with neither date nor author: a site
+        page, if the links of the pages after it say so (:meth:`unsigned_pages`). At most
+        :data:`_UNSIGNED_MAX` per site: a site whose dates are never found makes every page
+        one, and none of them can be judged."""
+        with self._lock:
+            pages = self._unsigned.setdefault(site, {})
+            if len(pages) < _UNSIGNED_MAX:
+                pages[url] = None
+
+    def unsigned_pages(self) -> list[tuple[str, str]]:
+        """The (URL, site) pairs :meth:`note_unsigned` remembered, in the order met."""
+        with self._lock:
+            return [(url, site) for site, pages in self._unsigned.items() for url in pages]
 
     def count_dated(self, site: str, n: int = 1) -> None:
         """Count evidence that the site's articles carry dates: its pages that passed the

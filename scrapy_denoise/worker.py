@@ -310,6 +310,15 @@ class CoreHost:
             ]
         )
 
+    def withdraw_site_pages(self) -> list[str]:
+        """Delete the stored articles of the pages the crawl let through that the
+        ``navigation_page`` rule judges site pages by now
+        (:meth:`~.denoiser.Denoiser.site_pages_passed`); the URLs whose rows went."""
+        store = self.store
+        if store is None:
+            return []
+        return [url for url in self._core().site_pages_passed() if self._withdraw(store, url)]
+
     def flush(self) -> None:
         if self.denoiser is not None:
             self.denoiser.flush()

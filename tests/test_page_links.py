@@ -244,6 +244,33 @@ def test_navigation_page_waits_for_dated_pages_on_the_site(denoiser: Denoiser) -
     assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise
 
 
+def test_site_pages_let_through_before_the_evidence_are_named_at_the_end(
+    denoiser: Denoiser,
+) -> None:
+    # A crawl meets the menus' pages first: the about page passes, as does an undated story
+    # that story 1's text links to; the stories after them are the evidence.
+    _crawl(denoiser, 1)
+    assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise
+    undated_story = _page(f"<nav><a href='/history'>About</a></nav><h1>Story 2</h1>{PROSE}")
+    assert not denoiser.classify(undated_story, f"{SITE}/stories/2").is_noise
+    assert denoiser.site_pages_passed() == []  # one dated page is no evidence yet
+    for n in range(3, 6):
+        denoiser.classify(_article(n), f"{SITE}/stories/{n}")
+    assert denoiser.site_pages_passed() == [f"{SITE}/history"]
+
+
+def test_site_pages_passed_needs_a_learner_and_the_rule() -> None:
+    for denoiser in (
+        Denoiser(store=False, page_model=None),
+        Denoiser(store=None, page_model=None, rules=PageRules(navigation_min_links=None)),
+    ):
+        _crawl(denoiser, 1)
+        denoiser.classify(_ABOUT, f"{SITE}/history")
+        for n in range(2, 5):
+            denoiser.classify(_article(n), f"{SITE}/stories/{n}")
+        assert denoiser.site_pages_passed() == []
+
+
 def test_a_recrawl_counts_the_dated_articles_already_stored(tmp_path: Path) -> None:
     """A second crawl meets the footer's site pages before any story (Scrapy fetches a
     page's last links first): the stories the first crawl stored are the evidence."""

@@ -415,8 +415,9 @@ class DenoiseConfig:
         metadata=_doc(
             "Delete the stored article of a URL that a later visit judges a site page "
             "(``navigation_page``: about, contact, terms, documentation; ``site_page``), "
-            "stat ``denoise/store/withdrawn``. A site's first crawl stores some site pages "
-            "before it has seen that the site dates its articles; ``False`` keeps every row.",
+            "stat ``denoise/store/withdrawn``. A site's first crawl lets some site pages "
+            "through before it has seen that the site dates its articles, and deletes "
+            "their rows when the spider closes; ``False`` keeps every row.",
             "bool",
         ),
     )

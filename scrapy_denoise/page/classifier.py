@@ -138,10 +138,21 @@ class PageClassifier:
                 else:
                     score = self.model.noise_probability(features)
                     verdict = model_verdict(score, declares_article(doc))
-        if verdict.is_noise or links is None or self._navigation_min is None:
+        if verdict.is_noise or not self.linked_as_site_page(links):
             return verdict
-        if not links.content and links.navigation >= self._navigation_min:
-            meta = extract_metadata(doc)
-            if meta.published is None and meta.author is None:
-                return PageVerdict(True, 1.0, "navigation_page")
+        meta = extract_metadata(doc)
+        if meta.published is None and meta.author is None:
+            return PageVerdict(True, 1.0, "navigation_page")
         return verdict
+
+    def linked_as_site_page(self, links: LinkCount | None) -> bool:
+        """Do ``links`` link to a page the way a site links to its own pages: from
+        navigation on :attr:`~.rules.PageRules.navigation_min_links` pages or more, and
+        from no page's content? (``navigation_page`` also needs the page to carry neither
+        date nor author.)"""
+        return (
+            links is not None
+            and self._navigation_min is not None
+            and not links.content
+            and links.navigation >= self._navigation_min
+        )
