@@ -45,7 +45,7 @@ _BY = re.compile(rf"^{_BY_WORDS}\b[\s:]*", re.I)
 #: merely starts like a by-word ("Byron", "Parker", "Dick", "AFP") keeps its letters.
 _RUN_ON = r"(?-i:(?<=y)(?=[A-Z]))"
 _PREFIX = re.compile(
-    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+(?:the\s+)?author\b|作者[:：]?|文[/／]|记者[:：]?|記者[:：]?|(?:责任)?编辑[:：]|责编[:：]"
+    rf"^\s*[\[【]?\s*(?:{_BY_WORDS}(?:\b|{_RUN_ON})|about\s+(?:the\s+)?author\b|作者[:：]?|撰(?:文|稿)[:：]?|文[/／]|记者[:：]?|記者[:：]?|(?:责任)?编辑[:：]|责编[:：]"
     r"|(?:copyright|©)(?:\s*©)?\s*(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:19|20)\d\d)?)?)\s*",
     re.I,
 )
@@ -68,7 +68,7 @@ _STAMP = re.compile(
     # Chinese bylines run the name into the labels after it: "IT之家发布时间：09-30 22:46",
     # "股市行情 总篇数919篇"; the editor's label ends an author's name too
     r"|(?:发布(?:时间|日期|于)|发表于|更新时间|时间|日期|来源|浏览|阅读|点击|总篇数"
-    r"|(?:责任)?编辑|责编|通讯员)\s*[:：]?",
+    r"|(?:责任)?编辑|责编|通讯员|摄影|出处|字号|转载)\s*[:：]?|【",
     re.I,
 )
 #: an author's label in the info line Chinese news templates print under the headline, run
@@ -122,7 +122,7 @@ _TRAILING = re.compile(
 #: "홍길동 특파원"): the reporter's, not part of the name
 _TITLE_AFTER = re.compile(r"\s*(?:기자|특파원|記者|特派員|编辑)$")
 #: what is left around a name piece once the stamps are cut out
-_PUNCTUATION = " ,;:|-–—·•/@?"
+_PUNCTUATION = " ,;:|-–—·•/@?，；："
 _BY_ANYWHERE = re.compile(r"(?<![^\W\d_])by\b\s*:?\s*", re.I)
 _COMMENTER = re.compile(r"\b(?:says|said|wrote)\s*(?::|\.\.\.|…)?\s*$", re.I)
 _SEPARATOR = re.compile(r"^\s*[-|·•–—/,:]\s*")

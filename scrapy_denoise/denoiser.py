@@ -315,7 +315,10 @@ class Denoiser:
         16 in the third. The crawl asks this at its end and deletes their rows
         (``denoise/store/withdrawn``). The pages are those that passed with neither date
         nor author, remembered in this process's memory as its links are
-        (:class:`~.learning.SiteLearner`); empty without a store.
+        (:class:`~.learning.SiteLearner`): a core process restarted in mid-crawl judges
+        only what it classified itself, each process of a distributed crawl by its own
+        pages' links. What was learned from the pages (templates, line counts) stays, as
+        when a later crawl deletes a row. Empty without a learner (``store=False``).
         """
         self._check_open()
         learner = self._learner

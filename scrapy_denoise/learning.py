@@ -76,6 +76,7 @@ _CONTENTS_MAX = 20_000
 # Unsigned pages remembered per site for the crawl's last look (SiteLearner.note_unsigned):
 # a site's own pages are tens, an undated site's every page would be more.
 _UNSIGNED_MAX = 2_000
+_UNSIGNED_TOTAL_MAX = 50_000
 
 
 @dataclass(slots=True)
@@ -128,6 +129,7 @@ class SiteLearner:
         # site -> URLs of the pages that passed the filter with neither date nor author,
         # in the order met (see note_unsigned)
         self._unsigned: dict[str, dict[str, None]] = {}
+        self._unsigned_count = 0
         # digest of (site, content) -> the first URL it was met under, oldest first
         self._contents: dict[bytes, str] = {}
         # pages learned per kind since the last flush (attempt)
@@ -317,11 +319,15 @@ class SiteLearner:
         """Remember a page that passed the page filter with neither date nor author: a site
         page, if the links of the pages after it say so (:meth:`unsigned_pages`). At most
         :data:`_UNSIGNED_MAX` per site: a site whose dates are never found makes every page
-        one, and none of them can be judged."""
+        one, and none of them can be judged; at most :data:`_UNSIGNED_TOTAL_MAX` in all, as
+        the link index that judges them is bounded (a broad crawl of many sites)."""
         with self._lock:
+            if self._unsigned_count >= _UNSIGNED_TOTAL_MAX:
+                return
             pages = self._unsigned.setdefault(site, {})
-            if len(pages) < _UNSIGNED_MAX:
+            if len(pages) < _UNSIGNED_MAX and url not in pages:
                 pages[url] = None
+                self._unsigned_count += 1
 
     def unsigned_pages(self) -> list[tuple[str, str]]:
         """The (URL, site) pairs :meth:`note_unsigned` remembered, in the order met."""

@@ -314,10 +314,20 @@ class CoreHost:
         """Delete the stored articles of the pages the crawl let through that the
         ``navigation_page`` rule judges site pages by now
         (:meth:`~.denoiser.Denoiser.site_pages_passed`); the URLs whose rows went."""
+        from .store import StoreError
+
         store = self.store
         if store is None:
             return []
-        return [url for url in self._core().site_pages_passed() if self._withdraw(store, url)]
+        withdrawn = []
+        for url in self._core().site_pages_passed():
+            try:
+                if store.withdraw_article(url):
+                    withdrawn.append(url)
+            except StoreError as exc:  # a failing database: once, not a warning per page
+                logger.warning("could not delete the stored site pages: %s", exc)
+                break
+        return withdrawn
 
     def flush(self) -> None:
         if self.denoiser is not None:

@@ -157,6 +157,11 @@ def test_clean_author_cuts_a_by_word_never_the_start_of_a_name(value: str, expec
         ("来源：青石县融媒体中心作者：林涛发布时间：2023-05-11 14:41浏览次数：", "林涛"),
         ("发布时间：2023-05-11 记者：王磊 通讯员：李四", "王磊"),
         ("时间：2020-01-02 作者：医技药剂党支部", "医技药剂党支部"),
+        # the labels and controls that run into the name on such lines
+        ("时间：2020-01-02 撰稿：王五 摄影：赵六", "王五"),
+        ("点击：100 作者：张三 出处：人民网", "张三"),
+        ("发布时间：2023-05-11 作者：林涛 字号：大 中 小", "林涛"),
+        ("发布时间：2023-05-11 作者：林涛【打印】【关闭】", "林涛"),
     ],
 )
 def test_byline_names_reads_bylines_of_other_languages(line: str, expected: str) -> None:

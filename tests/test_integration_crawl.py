@@ -370,18 +370,21 @@ def test_a_crawl_deletes_at_its_end_the_rows_of_site_pages_it_let_through(
 
     _town_site(tmp_path / "www")
     db_url = f"sqlite:///{tmp_path / 'town.sqlite3'}"
-    rows, withdrawn = [], []
+    rows, withdrawn, logs = [], [], []
     with serve(tmp_path / "www") as base_url:
         for _ in range(2):
             run = run_crawl(base_url + "/", tmp_path, {"DENOISE_DATABASE_URL": db_url})
             run.check_finished()
             rows.append(sorted(url_path(a.url) for a in read_articles(db_url)))
             withdrawn.append(run.stats.get("denoise/store/withdrawn", 0))
+            logs.append(run.log)
     stories = sorted(f"/posts/story-{i}/" for i in range(12))
     print(f"\n  rows per crawl {[len(r) for r in rows]}, deleted {withdrawn}")
     assert rows == [stories, stories]
     # how many passed depends on the order responses arrive in (all four, measured)
     assert 1 <= withdrawn[0] <= len(_UNNAMED_SITE_PAGES) and withdrawn[1] == 0
+    # deleted before the crawl's summary line, which counts them
+    assert f"{withdrawn[0]} deleted (now site pages)" in logs[0]
 
 
 def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path) -> None:

@@ -217,6 +217,11 @@ def test_a_person_items_name_is_the_author_and_every_person_of_the_byline_counts
     <div class="row">{author("Tomás Ferreira", "Plugin ecosystem")}
     {author("Mira Okonkwo", "Core team")}</div></header><p>Story.</p></article></body></html>"""
     assert _meta(html).author == "Tomás Ferreira, Mira Okonkwo"
+    # a plain author item beside a Person is a name of its own
+    html = """<html><body><h1>H</h1><p class="byline">By <span itemprop="author">John
+    Doe</span> and <span itemprop="author" itemscope><span itemprop="name">Jane Roe</span>
+    <small>Editor</small></span></p><p>text</p></body></html>"""
+    assert _meta(html).author == "John Doe, Jane Roe"
     # a byline element without Person items is read whole, as before
     html = """<html><body><h1>H</h1><p class="byline">By Todd Bishop</p><p>text</p>
     </body></html>"""
@@ -334,6 +339,20 @@ def test_the_date_of_a_pages_last_change_is_not_its_publication_date() -> None:
     <time class="updated" datetime="2021-03-04T10:00:00+00:00">March 4, 2021</time>
     <time class="entry-date published" datetime="2021-02-01T08:00:00+00:00">February 1,
     2021</time></div><p>The storm came.</p></body></html>"""
+    assert _meta(html).published == datetime(2021, 2, 1, 8, tzinfo=UTC)
+    # a mark that says publication wins: WordPress's never-edited post, hAtom, microdata
+    for time in (
+        '<time class="entry-date published updated" datetime="2021-02-01T08:00:00+00:00">',
+        '<time itemprop="datePublished dateModified" datetime="2021-02-01T08:00:00+00:00">',
+        '<time itemprop="datePublished" class="date updated published" '
+        'datetime="2021-02-01T08:00:00+00:00">',
+    ):
+        html = f"""<html><body><h1>Storm season</h1><div class="entry-meta">{time}
+        3 days ago</time></div><p>The storm came.</p></body></html>"""
+        assert _meta(html).published == datetime(2021, 2, 1, 8, tzinfo=UTC), time
+    # a word that merely contains "modified" or "updated" marks nothing
+    html = """<html><body><h1>Storm season</h1><time class="modifiedDate"
+    datetime="2021-02-01T08:00:00+00:00">Feb 1</time><p>The storm came.</p></body></html>"""
     assert _meta(html).published == datetime(2021, 2, 1, 8, tzinfo=UTC)
     # a speech dated by its page's revision alone (cleaneval's surgeongeneral.gov page) is
     # left undated rather than dated by it

@@ -271,6 +271,24 @@ def test_site_pages_passed_needs_a_learner_and_the_rule() -> None:
         assert denoiser.site_pages_passed() == []
 
 
+def test_the_unsigned_pages_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_denoise import learning
+
+    monkeypatch.setattr(learning, "_UNSIGNED_MAX", 2)
+    monkeypatch.setattr(learning, "_UNSIGNED_TOTAL_MAX", 3)
+    learner = Denoiser(store=None, page_model=None).learner
+    assert learner is not None
+    for site in ("a", "b"):
+        for n in range(3):
+            learner.note_unsigned(f"https://{site}.example/{n}", site)
+            learner.note_unsigned(f"https://{site}.example/{n}", site)  # once each
+    assert learner.unsigned_pages() == [
+        ("https://a.example/0", "a"),
+        ("https://a.example/1", "a"),
+        ("https://b.example/0", "b"),
+    ]
+
+
 def test_a_recrawl_counts_the_dated_articles_already_stored(tmp_path: Path) -> None:
     """A second crawl meets the footer's site pages before any story (Scrapy fetches a
     page's last links first): the stories the first crawl stored are the evidence."""

@@ -187,6 +187,51 @@ def test_a_redelivered_noise_page_is_forgotten_once_classified(tmp_path: Path) -
         worker.shutdown()
 
 
+def test_withdraw_site_pages_deletes_the_rows_of_the_site_pages_let_through(
+    worker: Worker, tmp_path: Path
+) -> None:
+    """The crawl's last look (``Denoiser.site_pages_passed``) through either worker: an about
+    page classified before the site's dated stories passed and was stored; its row goes."""
+    site = "https://town.example"
+    prose = "<p>The council met on Tuesday to discuss the budget for the coming year.</p>" * 6
+    about = f"<html><body><nav><a href='/'>Home</a></nav><h1>History</h1>{prose}</body></html>"
+
+    def story(n: int) -> str:
+        return (
+            f"<html><body><nav><a href='/history'>History</a></nav><article><h1>Story {n}</h1>"
+            f"<time datetime='2024-05-0{n}T10:00:00Z'>May {n}</time>{prose}</article></body></html>"
+        )
+
+    options = DenoiseOptions(page_model=None)  # the rules alone judge these small pages
+    worker.submit("open", f"sqlite:///{tmp_path / 'core.sqlite3'}", options).result(60)
+    try:
+        pages = [(f"{site}/stories/1", story(1)), (f"{site}/history", about)]
+        pages += [(f"{site}/stories/{n}", story(n)) for n in range(2, 5)]
+        records = []
+        for url, html in pages:
+            verdict, *_ = worker.submit("classify", html.encode(), url, None, True).result(60).value
+            assert not verdict.is_noise, url
+            article, _ = (
+                worker.submit("extract", html.encode(), url, None, verdict).result(60).value
+            )
+            records.append(ArticleRecord(url=url, site="", text=article.text, title=article.title))
+        assert worker.submit("write_articles", records).result(60).value.inserted == 5
+        assert worker.submit("withdraw_site_pages").result(60).value == [f"{site}/history"]
+        assert worker.submit("withdraw_site_pages").result(60).value == []  # gone already
+    finally:
+        worker.submit("close").result(60)
+
+
+def test_withdraw_site_pages_without_a_database_deletes_nothing() -> None:
+    worker = ThreadWorker()
+    try:
+        worker.submit("open", None, DenoiseOptions()).result(60)
+        assert worker.submit("withdraw_site_pages").result(60).value == []
+    finally:
+        worker.submit("close").result(60)
+        worker.shutdown()
+
+
 def test_process_worker_starts_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
     # multiprocessing's spawn re-imports the parent's __main__: a crawl run from a plain
     # script (Scrapy's "run from a script" recipe) would start over in the child

@@ -63,6 +63,7 @@ from ..page.verdict import PageVerdict
 from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
 from ..tokens import CJK_CHAR
+from ..worker import first_line
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable, close_spider
 from .settings import DEFAULT_FIELDS
@@ -392,6 +393,36 @@ class StorePipeline:
             logger.error(
                 "%d articles could not be written to the denoise database",
                 len(self._pending),
+                extra={"spider": self.crawler.spider},
+            )
+        await self._withdraw_site_pages()
+
+    async def _withdraw_site_pages(self) -> None:
+        """Delete the rows of the site pages the crawl let through before their site showed
+        the ``navigation_page`` rule its dated articles (``DENOISE_STORE_WITHDRAW``), once
+        the last articles are written. Here rather than at ``spider_closed``, whose
+        handlers Scrapy runs together: the crawl's summary line (:mod:`.logstats`) was
+        logged before the rows went, and did not count them. A failure costs the next
+        crawl's deleting them, nothing else."""
+        if not self.runtime.config.store_withdraw:
+            return
+        try:
+            withdrawn = await self.runtime.withdraw_site_pages()
+        except Exception as exc:
+            self.stats.inc_value("denoise/errors/withdraw")
+            logger.warning(
+                "could not delete the site pages the crawl stored: %s: %s",
+                type(exc).__name__,
+                first_line(exc),
+                extra={"spider": self.crawler.spider},
+            )
+            return
+        for url in withdrawn:
+            self.stats.inc_value("denoise/store/withdrawn")
+            logger.info(
+                "deleted the stored article %s: the whole crawl's links judge it a site "
+                "page (navigation_page)",
+                url,
                 extra={"spider": self.crawler.spider},
             )
 

@@ -424,6 +424,21 @@ class DenoiseRuntime:
         )
         return counts
 
+    async def withdraw_site_pages(self) -> list[str]:
+        """Delete the stored articles of the pages this crawl let through that
+        ``navigation_page`` judges site pages by now, by the links and dates of every page
+        the core classified (:meth:`~scrapy_denoise.Denoiser.site_pages_passed`); the URLs
+        whose rows went. Nothing when the core was never opened, or given up: it holds
+        no links then."""
+        if self._opening is None or self._closed:
+            return []
+        try:
+            await self._wait(self._opening)
+        except (DenoiseUnavailable, CoreProcessDied):
+            return []
+        withdrawn: list[str] = await self._run("withdraw_site_pages")
+        return withdrawn
+
     # -- distributed crawls ----------------------------------------------------------
 
     def add_checkpoint_hook(self, hook: Callable[[], Awaitable[bool]]) -> None:
@@ -496,7 +511,6 @@ class DenoiseRuntime:
                 await self._wait(self._opening)
             except (DenoiseUnavailable, CoreProcessDied):
                 return  # nothing was opened, nothing to write
-            await self._withdraw_site_pages(spider)
             await self._run("close")
         except Exception:
             self.crawler.stats.inc_value("denoise/errors/close")
@@ -508,35 +522,6 @@ class DenoiseRuntime:
             self._closed = True
             if self._worker is not None:
                 self._worker.shutdown()  # the child exits at once: its last call is done
-
-    async def _withdraw_site_pages(self, spider: Spider) -> None:
-        """Delete the rows of the site pages that passed before their site showed the
-        ``navigation_page`` rule its dated articles (``DENOISE_STORE_WITHDRAW``): run once
-        the pipelines have written their last articles, which Scrapy closes before it
-        sends ``spider_closed``. A failure costs the next crawl's deleting them, not the
-        learned state the close then writes."""
-        config = self.config
-        if not (config.store_enabled and config.store_withdraw):
-            return
-        try:
-            withdrawn: list[str] = await self._run("withdraw_site_pages")
-        except Exception as exc:
-            self.crawler.stats.inc_value("denoise/errors/withdraw")
-            logger.warning(
-                "could not delete the site pages the crawl stored: %s: %s",
-                type(exc).__name__,
-                first_line(exc),
-                extra={"spider": spider},
-            )
-            return
-        for url in withdrawn:
-            self.crawler.stats.inc_value("denoise/store/withdrawn")
-            logger.info(
-                "deleted the stored article %s: the whole crawl's links judge it a site "
-                "page (navigation_page)",
-                url,
-                extra={"spider": spider},
-            )
 
 
 async def _sleep(seconds: float) -> None:

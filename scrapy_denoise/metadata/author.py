@@ -184,16 +184,21 @@ def _person_names(doc: Document, i: int) -> str | None:
     while region > 0 and text_len[parent[region]] <= _READ_MAX:
         region = parent[region]
     names: list[str] = []
+    persons = 0
     for k in range(region, end[region] + 1):
         if nodes[k].get("itemprop") != "author":
             continue
-        for j in range(k + 1, end[k] + 1):
-            if nodes[j].get("itemprop") == "name":
-                name = text_of(nodes[j]).strip(" ,;")  # "Nick Allen," before the next
-                if name and name not in names:
-                    names.append(name)
-                break
-    return ", ".join(names)[:MAX_AUTHOR] if names else None
+        # the item's name: its itemprop=name's text (a <meta itemprop=name> is not in the
+        # loaded tree); an author item without one is a name itself ("By <span
+        # itemprop=author>John Doe</span> and" a Person)
+        named = next(
+            (j for j in range(k + 1, end[k] + 1) if nodes[j].get("itemprop") == "name"), None
+        )
+        persons += named is not None
+        name = text_of(nodes[k if named is None else named]).strip(" ,;")  # "Nick Allen,"
+        if name and name not in names and len(", ".join([*names, name])) <= MAX_AUTHOR:
+            names.append(name)
+    return ", ".join(names) if persons and names else None
 
 
 def _signs_nothing(doc: Document, i: int) -> bool:

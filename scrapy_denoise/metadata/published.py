@@ -10,6 +10,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from lxml import etree
+
 from ..dates import (
     PUBLISHED_ABROAD_WORDS,
     SAID_PUBLISHED_WORDS,
@@ -96,10 +98,19 @@ _SAID_MAX = 200
 _SAID_STARTS = frozenset(word[:4] for word in (*SAID_PUBLISHED_WORDS, *PUBLISHED_ABROAD_WORDS))
 #: longest ``<title>`` read for a date (:func:`_title_date`)
 _TITLE_DATE_MAX = 500
-#: itemprop and class words of a date of the page's last change, not of its publication
-#: (see :func:`_says_modified`)
-_MODIFIED = re.compile(r"datemodified|updated|modified", re.I)
-#: ancestors of a date's element read for :data:`_MODIFIED` (Docusaurus: ``<div
+#: an itemprop or class word of a date of the page's last change, not of its publication
+#: (see :func:`_says_modified`): ``dateModified``, WordPress's ``updated``, MDN's
+#: ``article-footer__last-modified``, Docusaurus's ``theme-last-updated`` and
+#: ``lastUpdated_JAkA``; whole words or their last parts, so ``modifiedDate`` or
+#: ``updatedness`` is no such mark
+_MODIFIED_WORD = re.compile(
+    r"(?:^|[-_])(?:last[-_]?)?(?:updated|modified|revised)(?:[-_]|$)|^datemodified$", re.I
+)
+#: a word of the same marks that says publication: WordPress's ``<time class="entry-date
+#: published updated">`` of a post never edited, hAtom's ``published updated``,
+#: ``itemprop="datePublished dateModified"``
+_PUBLISHED_WORD = re.compile(r"^(?:published|datepublished|entry-date)$", re.I)
+#: ancestors of a date's element read for :data:`_MODIFIED_WORD` (Docusaurus: ``<div
 #: class="lastUpdated_JAkA"><span class="theme-last-updated">... <b><time>``)
 _MODIFIED_LEVELS = 3
 #: longest text (non-blank characters) of a ``<time>`` without ``datetime`` read for a date:
@@ -211,25 +222,42 @@ def _says_modified(doc: Document, i: int) -> bool:
     ``navigation_page`` rule, which spares dated pages, then let 38 of its 40 through as
     articles (of 40 docs pages, 38 passed a first crawl; 16 with this, 1 the second crawl).
     Measured 2026-11-29 on the 6,613 pages of the shared data, with
-    :func:`_dates_a_change`: 18 dates changed. 15 pages lost theirs: 11 wcxb documentation
-    pages (MDN's "This page was last modified on", Ansible's and Docusaurus's own "Last
-    updated on"), a service page's (a home page's list of posts, each in
-    ``<time class="updated">``), a cleaneval speech's "Last Revised", an l3s-gn1 list's
-    "Updated:" and one wcxb article that prints only when it was updated (Serious Eats).
-    Three moved: a google-trends story from its update's day to its publication's, the
-    day before; a cleaneval form from its "Last modified" to a date in its text; a wcxb
-    article to the same day without the update's time. None of the 191 pages of the
-    URL-date table changed, nor the two sites' dates.
+    :func:`_dates_a_change`: 15 dates changed. 14 pages lost theirs: 11 wcxb
+    documentation pages (MDN's "This page was last modified on", Ansible's and
+    Docusaurus's own "Last updated on"), a service page's (a home page's list of posts,
+    each in ``<time class="updated">``), a cleaneval speech's "Last Revised" and one wcxb
+    article that prints only when it was updated (Serious Eats). One moved, a wcxb article,
+    to the same day without the update's time. None of the 191 pages of the URL-date table
+    changed, nor the two sites' dates.
+
+    A mark that says publication wins (:data:`_PUBLISHED_WORD`), on the element or the
+    nearest ancestor that has either: a review found the first version of this reading
+    the words anywhere in a mark, which undated WordPress's never-edited posts
+    (``entry-date published updated``) and moved a google-trends story's
+    ``itemprop="datePublished" class="date updated published"`` to another time zone's day.
     """
     nodes, parent = doc.nodes, doc.parent
     for _ in range(_MODIFIED_LEVELS + 1):
-        el = nodes[i]
-        if _MODIFIED.search(f"{el.get('itemprop') or ''} {el.get('class') or ''}"):
-            return True
+        mark = _mark(nodes[i])
+        if mark is not None:
+            return mark
         if i <= 0:
             return False
         i = parent[i]
     return False
+
+
+def _mark(el: etree._Element) -> bool | None:
+    """True where ``el``'s itemprop or class words mark a date of the page's last change,
+    False where they mark its publication, None where they mark neither."""
+    words = f"{el.get('itemprop') or ''} {el.get('class') or ''}".split()
+    if not words:
+        return None
+    if any(_PUBLISHED_WORD.match(word) for word in words):
+        return False
+    if any(_MODIFIED_WORD.search(word) for word in words):
+        return True
+    return None
 
 
 def _dates_a_change(doc: Document, i: int) -> bool:
@@ -240,10 +268,7 @@ def _dates_a_change(doc: Document, i: int) -> bool:
     if _says_modified(doc, i):
         return True
     nodes = doc.nodes
-    return any(
-        _MODIFIED.search(f"{nodes[k].get('itemprop') or ''} {nodes[k].get('class') or ''}")
-        for k in range(i + 1, doc.end[i] + 1)
-    )
+    return any(_mark(nodes[k]) for k in range(i + 1, doc.end[i] + 1))
 
 
 def _in_masthead(doc: Document, i: int) -> bool:
