@@ -209,9 +209,9 @@ def byline_names(line: str) -> str | None:
 
     A Chinese info line is a byline where an author's label stands among the source's or
     the time's ("来源：...作者：林涛发布时间：2023-05-11 14:41"). On the 6,613 pages of the
-    shared data (2026-11-29) this changed two gne-tests authors, the site's name
-    "证券时报网" to the reporter "李在山" and none to "医技药剂党支部"; on a generated
-    TRS WCM news site it found 41 of 41 authors, against 21 from meta tags before.
+    shared data (2026-11-29) this changed two gne-tests authors: the site's name
+    "证券时报网" to the reporter "李在山", and none to a party branch, "医技药剂党支部".
+    On a generated TRS WCM news site it found 41 of 41 authors, 21 from meta tags before.
     """
     social = _HANDLE.search(line) is not None
     text = " ".join(_HANDLE.sub(",", line).split())

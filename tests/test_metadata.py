@@ -350,6 +350,11 @@ def test_the_date_of_a_pages_last_change_is_not_its_publication_date() -> None:
         html = f"""<html><body><h1>Storm season</h1><div class="entry-meta">{time}
         3 days ago</time></div><p>The storm came.</p></body></html>"""
         assert _meta(html).published == datetime(2021, 2, 1, 8, tzinfo=UTC), time
+    # a line of post meta that holds the publication's mark beside the update's
+    html = """<html><body><h1>Storm season</h1><p>Posted on <span class="published">February
+    1, 2021</span> <span class="updated">March 4, 2021</span></p><p>The storm came.</p>
+    </body></html>"""
+    assert _meta(html).published == datetime(2021, 2, 1, tzinfo=UTC)
     # a word that merely contains "modified" or "updated" marks nothing
     html = """<html><body><h1>Storm season</h1><time class="modifiedDate"
     datetime="2021-02-01T08:00:00+00:00">Feb 1</time><p>The storm came.</p></body></html>"""
