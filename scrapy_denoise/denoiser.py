@@ -18,7 +18,7 @@ from .article import Article
 from .dates import url_date
 from .document import Document, load_document, text_chars
 from .language import detect_language
-from .metadata import extract_metadata
+from .metadata import extract_metadata, names_site
 from .methods import Method, create_method
 from .methods.line_rules import without_headline, without_rule_lines
 from .methods.template import Unit, extracted_units, page_units, template_lines
@@ -179,7 +179,11 @@ class Denoiser:
             if by_links:
                 navigation, content = outgoing_links(doc)
                 meta = None if verdict.is_noise else extract_metadata(doc)
-                unsigned = meta is not None and meta.published is None and meta.author is None
+                unsigned = (
+                    meta is not None
+                    and meta.published is None
+                    and (meta.author is None or names_site(doc, meta.author))
+                )
                 if verdict.reason == "navigation_page" or unsigned or is_site_map(doc.url):
                     # A site page's links are the site's structure too: the links in its
                     # prose to the next page of the documentation are no article's. So are
@@ -286,6 +290,8 @@ class Denoiser:
         if learner is not None and learn and site:
             fingerprint = _fingerprint(doc, extraction.lines)
             learner.record_fingerprint(doc.url, site, fingerprint, counted)
+            if not verdict.is_noise and duplicate_of is None:
+                learner.note_passed(doc.url, site, meta.title, lines)
         return Article(
             url=doc.url,
             text=text,
@@ -303,34 +309,44 @@ class Denoiser:
             identity=identity,
         )
 
-    def site_pages_passed(self) -> list[str]:
-        """URLs of pages this denoiser let through that ``navigation_page`` judges site
-        pages now, by the links and dates of every page classified since.
+    def noise_pages_passed(self) -> list[tuple[str, str]]:
+        """(URL, reason) of the pages this denoiser let through that the evidence of every
+        page since judges noise pages: site pages by ``navigation_page``, and listings
+        (``listing``), pages whose lines are the titles of the site's other articles
+        (:mod:`.page.listing`).
 
-        The rule only judges a page once its site has shown three signs that it dates its
-        articles, and by the links of the pages classified before it. A crawl fetches a
-        site's menus and footer first, so its about, policy and documentation pages pass
-        before those signs are in, and the next crawl found and deleted them: a generated
-        Docusaurus site's first crawl stored 38 of its 40 docs pages in two runs of three,
-        16 in the third. The crawl asks this at its end and deletes their rows
-        (``denoise/store/withdrawn``). The pages are those that passed with neither date
-        nor author, remembered in this process's memory as its links are
+        Both judge a page by pages that come after it. ``navigation_page`` judges only
+        once its site has shown three signs that it dates its articles, and by the links of
+        the pages classified before it. A crawl fetches a site's menus and footer first, so
+        its about, policy and documentation pages pass before those signs are in, and the
+        next crawl found and deleted them: a generated Docusaurus site's first crawl stored
+        38 of its 40 docs pages in two runs of three, 16 in the third. A list page is
+        fetched before the articles it lists, whose titles tell it. The crawl asks this at
+        its end and deletes their rows (``denoise/store/withdrawn``).
+
+        The site pages are those that passed with neither date nor author (or only the
+        site's own name as author), the listings those that were extracted; both are
+        remembered in this process's memory as its links are
         (:class:`~.learning.SiteLearner`): a core process restarted in mid-crawl judges
         only what it classified itself, each process of a distributed crawl by its own
-        pages' links. What was learned from the pages (templates, line counts) stays, as
-        when a later crawl deletes a row. Empty without a learner (``store=False``).
+        pages. What was learned from the pages (templates, line counts) stays, as when a
+        later crawl deletes a row. Empty without a learner (``store=False``).
         """
         self._check_open()
         learner = self._learner
-        if learner is None or self.options.rules.navigation_min_links is None:
+        if learner is None:
             return []
-        classifier = self._classifier
-        return [
-            url
-            for url, site in learner.unsigned_pages()
-            if learner.dated(site) >= MIN_DATED
-            and classifier.linked_as_site_page(learner.links_to(url))
-        ]
+        found: dict[str, str] = {}
+        if self.options.rules.navigation_min_links is not None:
+            classifier = self._classifier
+            for url, site in learner.unsigned_pages():
+                if learner.dated(site) >= MIN_DATED and classifier.linked_as_site_page(
+                    learner.links_to(url)
+                ):
+                    found[url] = "navigation_page"
+        for url, _site in learner.listings():
+            found.setdefault(url, "listing")
+        return list(found.items())
 
     def learn(
         self, body: bytes | str, url: str | None, headers: Mapping[str, str] | None = None

@@ -42,6 +42,7 @@ from .methods.linestats import (
 )
 from .methods.template import Entry, SiteTemplates, TemplateParams, Unit
 from .page.links import MIN_DATED, LinkCount, LinkIndex
+from .page.listing import ListingIndex
 from .page.rules import PageHistory
 from .page.verdict import PageVerdict
 from .store import (
@@ -130,6 +131,8 @@ class SiteLearner:
         # in the order met (see note_unsigned)
         self._unsigned: dict[str, dict[str, None]] = {}
         self._unsigned_count = 0
+        # the titles and lines of the pages that passed the filter (see note_passed)
+        self._listings = ListingIndex()
         # digest of (site, content) -> the first URL it was met under, oldest first
         self._contents: dict[bytes, str] = {}
         # pages learned per kind since the last flush (attempt)
@@ -333,6 +336,18 @@ class SiteLearner:
         """The (URL, site) pairs :meth:`note_unsigned` remembered, in the order met."""
         with self._lock:
             return [(url, site) for site, pages in self._unsigned.items() for url in pages]
+
+    def note_passed(self, url: str, site: str, title: str | None, lines: Sequence[str]) -> None:
+        """Remember a page extracted as an article: its title, and its lines, which may be
+        the titles of the site's other articles (:meth:`listings`)."""
+        with self._lock:
+            self._listings.add(url, site, title, lines)
+
+    def listings(self) -> list[tuple[str, str]]:
+        """(URL, site) of the pages :meth:`note_passed` remembered whose lines list the
+        titles of the site's other articles (:mod:`.page.listing`), in the order met."""
+        with self._lock:
+            return self._listings.listings()
 
     def count_dated(self, site: str, n: int = 1) -> None:
         """Count evidence that the site's articles carry dates: its pages that passed the

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CJK_CHAR", "CJK_RANGES", "TOKEN"]
+__all__ = ["CJK_CHAR", "CJK_RANGES", "CJK_WEIGHT", "TOKEN", "reading_len"]
 
 #: Han ideographs (URO, extension A, compatibility, the supplementary planes), the
 #: ideographic iteration/closing marks that ``\w`` also matches, kana and Hangul syllables,
@@ -31,3 +31,16 @@ CJK_RANGES = (
 CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 #: one token: a CJK character, or a run of other word characters
 TOKEN = re.compile(rf"[{CJK_RANGES}]|[^\W{CJK_RANGES}]+")
+#: what one CJK character counts for where a length stands for how much a text says: a
+#: Chinese character is a word or half of one, an English word five or six characters with
+#: its space
+CJK_WEIGHT = 3
+
+
+def reading_len(text: str) -> int:
+    """Characters as Latin text would spend them, a CJK character counting
+    :data:`CJK_WEIGHT`: a limit in characters chosen on English text then holds as many
+    words of Chinese."""
+    if text.isascii():
+        return len(text)
+    return len(text) + (CJK_WEIGHT - 1) * len(CJK_CHAR.findall(text))

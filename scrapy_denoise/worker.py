@@ -310,22 +310,23 @@ class CoreHost:
             ]
         )
 
-    def withdraw_site_pages(self) -> list[str]:
-        """Delete the stored articles of the pages the crawl let through that the
-        ``navigation_page`` rule judges site pages by now
-        (:meth:`~.denoiser.Denoiser.site_pages_passed`); the URLs whose rows went."""
+    def withdraw_noise_pages(self) -> list[tuple[str, str]]:
+        """Delete the stored articles of the pages the crawl let through that the whole
+        crawl's evidence judges noise pages by now
+        (:meth:`~.denoiser.Denoiser.noise_pages_passed`); (URL, reason) of the rows that
+        went."""
         from .store import StoreError
 
         store = self.store
         if store is None:
             return []
         withdrawn = []
-        for url in self._core().site_pages_passed():
+        for url, reason in self._core().noise_pages_passed():
             try:
                 if store.withdraw_article(url):
-                    withdrawn.append(url)
+                    withdrawn.append((url, reason))
             except StoreError as exc:  # a failing database: once, not a warning per page
-                logger.warning("could not delete the stored site pages: %s", exc)
+                logger.warning("could not delete the stored noise pages: %s", exc)
                 break
         return withdrawn
 

@@ -826,7 +826,7 @@ def test_a_deleted_stored_article_is_counted_and_said(
         "noise page (navigation_page)"
     ]
     line = summary(crawler.stats.get_stats())
-    assert "1 deleted (now site pages)" in line
+    assert "1 deleted (now noise pages)" in line
 
 
 # -- spider middleware --------------------------------------------------------------------

@@ -384,7 +384,7 @@ def test_a_crawl_deletes_at_its_end_the_rows_of_site_pages_it_let_through(
     # how many passed depends on the order responses arrive in (all four, measured)
     assert 1 <= withdrawn[0] <= len(_UNNAMED_SITE_PAGES) and withdrawn[1] == 0
     # deleted before the crawl's summary line, which counts them
-    assert f"{withdrawn[0]} deleted (now site pages)" in logs[0]
+    assert f"{withdrawn[0]} deleted (now noise pages)" in logs[0]
 
 
 def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path) -> None:

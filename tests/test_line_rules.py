@@ -111,6 +111,13 @@ from scrapy_denoise.methods.line_rules import (
         "2019-09-26 12:11来源：证券时报网作者：李在山",
         "发表于2014-08-24 21:30| 1164次阅读| 来源CSDN| 0 条评论| 作者魏星",
         "发布于：2012-03-01 admin / 学术会议 / 报告 / 访问：",
+        # an institution's CMS: breadcrumb, previous and next notice, attachment counter
+        "学院新闻 当前位置：首页>>新闻中心>>学院新闻>>正文",
+        "您的位置：首页 > 通知公告",
+        "上一条：学院党委开展“不忘初心、牢记使命”主题党日活动",
+        "下一篇：没有了",
+        "附件【2023年招生简章.pdf】已下载次",
+        "附件【报名表.doc】已下载 12 次",
         # a story's reading time, alone or after its date and byline
         "6 min read",
         "3 MIN. READ",
@@ -164,6 +171,10 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         # an event's time, which the story announces, and a dated sentence
         "时间：2014 年 11 月 28 日上午 10 点 30 分",
         "2019年9月26日，记者从证券时报网获悉，该公司已发布公告。",
+        # sentences about positions, earlier notices and attachments
+        "新校区的位置：位于城市东部，交通便利。",
+        "上一条新闻中提到的讲座改期举行。",
+        "附件中的表格已下载的同学请尽快填写。",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

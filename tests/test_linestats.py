@@ -6,8 +6,10 @@ from scrapy_denoise.methods.linestats import (
     SHORT_KEY_BYTES,
     LineParams,
     SiteLines,
+    dated_frame,
     keep_limit,
     line_hash,
+    line_key,
     normalise_line,
     pack_keys,
     prunable,
@@ -170,3 +172,37 @@ def test_a_long_run_removes_boilerplate_and_keeps_rare_lines() -> None:
     # A footer on every page is kept on the first page only; a line every 7 pages grows
     # faster than the bound too; a line every 60 pages never outgrows it.
     assert kept == {"Copyright Example": 1, "Weekly column": 1, "Rare column": 5}
+
+
+def test_a_dated_lines_frame_is_what_comes_before_its_date_digits_masked() -> None:
+    assert dated_frame("July 28, 2024 · 1 min · 24 words · Maya Lindqvist") == ""
+    assert dated_frame("Created in August 04, 2024 by Elena Marsh") == "created in"
+    assert dated_frame("Posted on 2019-06-27 in 3 parts") == "posted on"
+    assert dated_frame("Issue 12 of 2019-06-27") == "issue # of"
+    # no date, or too much besides it: a line of its own
+    assert dated_frame("Maya Lindqvist · 1 min · 24 words") is None
+    assert (
+        dated_frame("On July 28, 2024 the council met, " + "and it talked at length " * 3) is None
+    )
+    # a CJK character counts three: a dated Chinese sentence is prose
+    assert (
+        dated_frame(
+            "2014年12月21日晚，VAG小组成员集聚一堂，欢送成果斐然的2014以及即将赴美国交流的朱标博士。"
+        )
+        is None
+    )
+    assert dated_frame("发布时间：2019-05-18") == "发布时间："
+
+
+def test_dated_meta_lines_count_by_their_frame_and_go_once_frequent() -> None:
+    """Each post writes its own date, so the meta line under its headline never recurs;
+    its frame does, and goes as a recurring line would."""
+    assert line_key("July 28, 2024 · 1 min · Maya") == line_key("March 9, 2019 · 12 min · Maya")
+    assert line_key("Story one.") == line_hash("Story one.")
+    lines = SiteLines(LineParams(per_pages=3, min_pages=0))
+    kept = [
+        lines.filter([f"May {day}, 2024 · {day} min · Maya Lindqvist", f"Story {day}."])
+        for day in range(1, 6)
+    ]
+    assert kept[0] == ["May 1, 2024 · 1 min · Maya Lindqvist", "Story 1."]
+    assert kept[4] == ["Story 5."]

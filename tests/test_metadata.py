@@ -108,6 +108,23 @@ def test_a_headline_the_page_breaks_over_lines_is_shown_beside_the_sites_name() 
     assert _meta(html).title == "关于调整2007 年末国债余额限额的决议"
 
 
+def test_of_two_title_parts_the_page_shows_a_chinese_titles_head_wins() -> None:
+    # A college site's <title> is "headline-site name", joined by a bare hyphen, the name
+    # one character longer and printed in its header and footer.
+    site = "东江理工大学计算机与信息工程学院"
+    html = (
+        f"<html><head><title>华为云计算夏应龙博士来访实验室-{site}</title></head><body>"
+        f"<div class='logo'><span>{site}</span></div>"
+        "<div class='content-tit'><h3>华为云计算夏应龙博士来访实验室</h3></div>"
+        "<p>12 月 18 日下午，华为云计算部门的负责人来访实验室。</p>"
+        f"<div class='footer'>版权所有 {site}</div></body></html>"
+    )
+    assert _meta(html).title == "华为云计算夏应龙博士来访实验室"
+    # joined the Western way, the longest part the body shows, as before
+    html = html.replace("实验室-东江", "实验室 | 东江")
+    assert _meta(html).title == site
+
+
 def test_byline_and_url_date() -> None:
     html = "<html><body><h1>Headline</h1><p class='byline'>By Max Mustermann</p></body></html>"
     meta = _meta(html, "https://site.example/2019/07/08/some-story.html")

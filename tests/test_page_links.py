@@ -253,13 +253,31 @@ def test_site_pages_let_through_before_the_evidence_are_named_at_the_end(
     assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise
     undated_story = _page(f"<nav><a href='/history'>About</a></nav><h1>Story 2</h1>{PROSE}")
     assert not denoiser.classify(undated_story, f"{SITE}/stories/2").is_noise
-    assert denoiser.site_pages_passed() == []  # one dated page is no evidence yet
+    assert denoiser.noise_pages_passed() == []  # one dated page is no evidence yet
     for n in range(3, 6):
         denoiser.classify(_article(n), f"{SITE}/stories/{n}")
-    assert denoiser.site_pages_passed() == [f"{SITE}/history"]
+    assert denoiser.noise_pages_passed() == [(f"{SITE}/history", "navigation_page")]
 
 
-def test_site_pages_passed_needs_a_learner_and_the_rule() -> None:
+def test_a_page_signed_only_by_the_sites_own_name_counts_as_unsigned(
+    denoiser: Denoiser,
+) -> None:
+    # al-folio declares the site's title as every page's author: the people and
+    # publications pages are signed by no one for all that
+    head = (
+        '<meta name="author" content="News Example">'
+        '<meta property="og:site_name" content="News Example">'
+    )
+    about = _page(f"<nav><a href='/'>Home</a></nav><main><h1>People</h1>{PROSE}</main>", head)
+    _crawl(denoiser, 1)
+    assert extract_metadata(load_document(about, f"{SITE}/history")).author == "News Example"
+    assert not denoiser.classify(about, f"{SITE}/history").is_noise
+    for n in range(2, 5):
+        denoiser.classify(_article(n), f"{SITE}/stories/{n}")
+    assert denoiser.noise_pages_passed() == [(f"{SITE}/history", "navigation_page")]
+
+
+def test_site_pages_are_named_only_with_a_learner_and_the_rule() -> None:
     for denoiser in (
         Denoiser(store=False, page_model=None),
         Denoiser(store=None, page_model=None, rules=PageRules(navigation_min_links=None)),
@@ -268,7 +286,7 @@ def test_site_pages_passed_needs_a_learner_and_the_rule() -> None:
         denoiser.classify(_ABOUT, f"{SITE}/history")
         for n in range(2, 5):
             denoiser.classify(_article(n), f"{SITE}/stories/{n}")
-        assert denoiser.site_pages_passed() == []
+        assert denoiser.noise_pages_passed() == []
 
 
 def test_the_unsigned_pages_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

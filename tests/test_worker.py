@@ -187,10 +187,10 @@ def test_a_redelivered_noise_page_is_forgotten_once_classified(tmp_path: Path) -
         worker.shutdown()
 
 
-def test_withdraw_site_pages_deletes_the_rows_of_the_site_pages_let_through(
+def test_withdraw_noise_pages_deletes_the_rows_of_the_site_pages_let_through(
     worker: Worker, tmp_path: Path
 ) -> None:
-    """The crawl's last look (``Denoiser.site_pages_passed``) through either worker: an about
+    """The crawl's last look (``Denoiser.noise_pages_passed``) through either worker: an about
     page classified before the site's dated stories passed and was stored; its row goes."""
     site = "https://town.example"
     prose = "<p>The council met on Tuesday to discuss the budget for the coming year.</p>" * 6
@@ -216,17 +216,19 @@ def test_withdraw_site_pages_deletes_the_rows_of_the_site_pages_let_through(
             )
             records.append(ArticleRecord(url=url, site="", text=article.text, title=article.title))
         assert worker.submit("write_articles", records).result(60).value.inserted == 5
-        assert worker.submit("withdraw_site_pages").result(60).value == [f"{site}/history"]
-        assert worker.submit("withdraw_site_pages").result(60).value == []  # gone already
+        assert worker.submit("withdraw_noise_pages").result(60).value == [
+            (f"{site}/history", "navigation_page")
+        ]
+        assert worker.submit("withdraw_noise_pages").result(60).value == []  # gone already
     finally:
         worker.submit("close").result(60)
 
 
-def test_withdraw_site_pages_without_a_database_deletes_nothing() -> None:
+def test_withdraw_noise_pages_without_a_database_deletes_nothing() -> None:
     worker = ThreadWorker()
     try:
         worker.submit("open", None, DenoiseOptions()).result(60)
-        assert worker.submit("withdraw_site_pages").result(60).value == []
+        assert worker.submit("withdraw_noise_pages").result(60).value == []
     finally:
         worker.submit("close").result(60)
         worker.shutdown()

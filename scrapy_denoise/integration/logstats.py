@@ -88,7 +88,7 @@ def summary(stats: dict[str, Any], *, not_stored: str | None = None) -> str:
             ("kept (damaged page)", "denoise/store/kept_damaged"),
             ("rejected by the database", "denoise/store/rejected"),
             ("not written", "denoise/store/lost"),
-            ("deleted (now site pages)", "denoise/store/withdrawn"),
+            ("deleted (now noise pages)", "denoise/store/withdrawn"),
         )
         if (n := int(stats.get(key, 0)))
     )

@@ -62,7 +62,7 @@ from ..document import text_chars
 from ..page.verdict import PageVerdict
 from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
-from ..tokens import CJK_CHAR
+from ..tokens import CJK_CHAR, CJK_WEIGHT
 from ..worker import first_line
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable, close_spider
@@ -154,10 +154,6 @@ def _default_names_renamed(adapter: ItemAdapter, fields: Mapping[str, str]) -> l
     ]
 
 
-#: what one CJK character counts for in DENOISE_MIN_TEXT_CHARS
-_CJK_WEIGHT = 3
-
-
 def _too_short(text: str, minimum: int) -> bool:
     """Fewer than ``minimum`` non-whitespace characters, a CJK character counting three: a
     Chinese character is a word or half of one, an English word five or six characters with
@@ -170,7 +166,11 @@ def _too_short(text: str, minimum: int) -> bool:
     chars = text_chars(text)
     if chars >= minimum or not text or text.isascii():
         return chars < minimum
-    return chars + (_CJK_WEIGHT - 1) * len(CJK_CHAR.findall(text)) < minimum
+    return chars + (CJK_WEIGHT - 1) * len(CJK_CHAR.findall(text)) < minimum
+
+
+#: what the crawl's last look took a withdrawn row for, by reason (the log line)
+_WITHDRAWN_AS = {"navigation_page": "site page", "listing": "list page"}
 
 
 class DenoisePipeline:
@@ -395,34 +395,36 @@ class StorePipeline:
                 len(self._pending),
                 extra={"spider": self.crawler.spider},
             )
-        await self._withdraw_site_pages()
+        await self._withdraw_noise_pages()
 
-    async def _withdraw_site_pages(self) -> None:
-        """Delete the rows of the site pages the crawl let through before their site showed
-        the ``navigation_page`` rule its dated articles (``DENOISE_STORE_WITHDRAW``), once
-        the last articles are written. Here rather than at ``spider_closed``, whose
-        handlers Scrapy runs together: the crawl's summary line (:mod:`.logstats`) was
-        logged before the rows went, and did not count them. A failure costs the next
-        crawl's deleting them, nothing else."""
+    async def _withdraw_noise_pages(self) -> None:
+        """Delete the rows of the noise pages the crawl let through before the pages after
+        them told (``DENOISE_STORE_WITHDRAW``): site pages met before their site showed
+        the ``navigation_page`` rule its dated articles, listings met before the articles
+        whose titles they list. Once the last articles are written. Here rather than at
+        ``spider_closed``, whose handlers Scrapy runs together: the crawl's summary line
+        (:mod:`.logstats`) was logged before the rows went, and did not count them. A
+        failure costs the next crawl's deleting them, nothing else."""
         if not self.runtime.config.store_withdraw:
             return
         try:
-            withdrawn = await self.runtime.withdraw_site_pages()
+            withdrawn = await self.runtime.withdraw_noise_pages()
         except Exception as exc:
             self.stats.inc_value("denoise/errors/withdraw")
             logger.warning(
-                "could not delete the site pages the crawl stored: %s: %s",
+                "could not delete the noise pages the crawl stored: %s: %s",
                 type(exc).__name__,
                 first_line(exc),
                 extra={"spider": self.crawler.spider},
             )
             return
-        for url in withdrawn:
+        for url, reason in withdrawn:
             self.stats.inc_value("denoise/store/withdrawn")
             logger.info(
-                "deleted the stored article %s: the whole crawl's links judge it a site "
-                "page (navigation_page)",
+                "deleted the stored article %s: the whole crawl judges it a %s (%s)",
                 url,
+                _WITHDRAWN_AS.get(reason, "noise page"),
+                reason,
                 extra={"spider": self.crawler.spider},
             )
 

@@ -424,11 +424,11 @@ class DenoiseRuntime:
         )
         return counts
 
-    async def withdraw_site_pages(self) -> list[str]:
-        """Delete the stored articles of the pages this crawl let through that
-        ``navigation_page`` judges site pages by now, by the links and dates of every page
-        the core classified (:meth:`~scrapy_denoise.Denoiser.site_pages_passed`); the URLs
-        whose rows went. Nothing when the core was never opened, or given up: it holds
+    async def withdraw_noise_pages(self) -> list[tuple[str, str]]:
+        """Delete the stored articles of the pages this crawl let through that the evidence
+        of every page the core classified and extracted judges noise pages by now
+        (:meth:`~scrapy_denoise.Denoiser.noise_pages_passed`); (URL, reason) of the rows
+        that went. Nothing when the core was never opened, or given up: it holds
         no links then."""
         if self._opening is None or self._closed:
             return []
@@ -436,7 +436,7 @@ class DenoiseRuntime:
             await self._wait(self._opening)
         except (DenoiseUnavailable, CoreProcessDied):
             return []
-        withdrawn: list[str] = await self._run("withdraw_site_pages")
+        withdrawn: list[tuple[str, str]] = await self._run("withdraw_noise_pages")
         return withdrawn
 
     # -- distributed crawls ----------------------------------------------------------

@@ -416,8 +416,9 @@ class DenoiseConfig:
             "Delete the stored article of a URL that a later visit judges a site page "
             "(``navigation_page``: about, contact, terms, documentation; ``site_page``), "
             "stat ``denoise/store/withdrawn``. A site's first crawl lets some site pages "
-            "through before it has seen that the site dates its articles, and deletes "
-            "their rows when the spider closes; ``False`` keeps every row.",
+            "through before it has seen that the site dates its articles, and list pages "
+            "with teasers before the articles whose titles they list (``listing``), and "
+            "deletes their rows when the spider closes; ``False`` keeps every row.",
             "bool",
         ),
     )

@@ -19,11 +19,11 @@ from functools import cache, partial
 from ..dates import parse_date
 from ..document import Document
 from ._page import h1s, headline_lines, headline_node, is_article, page_json_ld
-from .author import find_author
+from .author import declared_site_names, find_author, names_site
 from .published import find_published
 from .title import declared_title, heading_or_title
 
-__all__ = ["PageMetadata", "extract_metadata", "parse_date"]
+__all__ = ["PageMetadata", "extract_metadata", "names_site", "parse_date"]
 
 
 class PageMetadata:
@@ -46,10 +46,9 @@ def extract_metadata(doc: Document) -> PageMetadata:
 
 
 def _extract_metadata(doc: Document) -> PageMetadata:
-    meta = doc.head.meta
     ld = list(page_json_ld(doc).objects)
     articles = [o for o in ld if is_article(o)] or ld
-    site_names = {v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v}
+    site_names = declared_site_names(doc)
     headings = h1s(doc)
     title = declared_title(doc, articles, site_names, headings)
     if not title:

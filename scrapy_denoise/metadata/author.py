@@ -12,7 +12,7 @@ from ..bylines import MAX_AUTHOR, byline_names, clean_author
 from ..document import Document
 from ._page import inside, text_of
 
-__all__ = ["find_author"]
+__all__ = ["declared_site_names", "find_author", "names_site"]
 
 _AUTHOR_META = (
     "author",
@@ -100,6 +100,19 @@ def find_author(
         if byline and (author := clean_author(byline)):
             return author
     return (clean_author(linked) if linked else None) or owner
+
+
+def declared_site_names(doc: Document) -> set[str]:
+    """The names the page declares for its site (Open Graph, application name), lower-cased."""
+    meta = doc.head.meta
+    return {v.lower() for v in (meta.get("og:site_name"), meta.get("application-name")) if v}
+
+
+def names_site(doc: Document, name: str) -> bool:
+    """Does ``name`` (an author found on the page) name the site itself, by its declared
+    name or its host? Then it signs no article: al-folio declares its site's title as the
+    author of every page, posts and the publications and people pages alike."""
+    return _key(name) in _site_keys(doc.url, declared_site_names(doc))
 
 
 def _key(name: str) -> str:

@@ -61,8 +61,9 @@ from ..document import Document
 from ..models.modelfile import MALFORMED, ModelFormatError, naming
 from ..models.svm import SvmModel
 from ..models.trees import TreeEnsemble
+from ..tokens import reading_len
 from .base import Extraction
-from .blocks import CJK_CHARS, CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
+from .blocks import CONTEXT_NAMES, FEATURE_NAMES, Blocks, compute_blocks
 
 __all__ = [
     "DEFAULT_MODEL_PATH",
@@ -544,8 +545,6 @@ def _sigmoid(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 #: kept characters outside aside containers above which those containers are dropped
 #: (1,000 until 2026-11-25; :func:`_drop_asides` has the measurements)
 ASIDE_CUT_MIN_CHARS = 700
-#: what a CJK character counts for in :data:`ASIDE_CUT_MIN_CHARS` (see :func:`_reading_len`)
-CJK_WEIGHT = 3
 #: captions are dropped only where the page keeps a paragraph this long outside them
 CAPTION_CUT_MIN_PARAGRAPH = 200
 
@@ -557,7 +556,9 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
     elements and their ARIA roles) or an image caption (:attr:`Blocks.caption`: the class/id
     word ``caption``, ``figcaption`` elements), when the page keeps at least
     :data:`ASIDE_CUT_MIN_CHARS` characters outside them (a CJK character counting as
-    :data:`CJK_WEIGHT`, since 2026-11-27).
+    :data:`~scrapy_denoise.tokens.CJK_WEIGHT`, since 2026-11-27: counted one each, a Sina
+    story of 580 characters (gne-tests) stayed under the floor and kept its "热门推荐" list
+    of other stories, as the demo site's Chinese stories kept their ads).
 
     The classifiers weigh those words against long, well-punctuated prose and keep readers'
     comments and the teasers of other stories when they read like an article (Slashdot threads
@@ -624,8 +625,9 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
     label counts in other languages too since 2026-11-27 ("Anzeige", "Publicité", "广告",
     ...): the shared pages label their slots in English only, so only the demo site changed,
     its Chinese stories losing their ads (0.969 -> 0.975, with the CJK weighting of
-    :func:`_reading_len`). More roles (``dialog``, ``banner``, ``search``, ``menu``) changed
-    eight more pages, four for the worse (one wcxb page -0.044), and are not marks.
+    :func:`~scrapy_denoise.tokens.reading_len`). More roles (``dialog``, ``banner``,
+    ``search``, ``menu``) changed eight more pages, four for the worse (one wcxb page
+    -0.044), and are not marks.
 
     Author biography boxes followed (2026-11-25): the class/id names ``author-bio``,
     ``author-box``, ``about-the-author``, ``bio-box`` and their spellings
@@ -670,23 +672,13 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
         if in_caption:
             captions += len(texts[r])
         elif not in_aside:
-            outside += _reading_len(texts[r])
+            outside += reading_len(texts[r])
             longest = max(longest, len(texts[r]))
     if outside < ASIDE_CUT_MIN_CHARS:
         return rows
     story = longest >= CAPTION_CUT_MIN_PARAGRAPH or captions < outside
     drop = aside | caption if story else aside
     return [r for r, dropped in zip(rows, drop, strict=True) if not dropped]
-
-
-def _reading_len(text: str) -> int:
-    """Characters as Latin text would spend them: a CJK character is a word, about what
-    three letters and a space carry, so it counts as :data:`CJK_WEIGHT`. Counted one each,
-    a Sina story of 580 characters (gne-tests) stayed under the floor and kept its
-    "热门推荐" list of other stories, as the demo site's Chinese stories kept their ads."""
-    if text.isascii():
-        return len(text)
-    return len(text) + (CJK_WEIGHT - 1) * len(CJK_CHARS.findall(text))
 
 
 def select_rows(

@@ -43,7 +43,6 @@ from ..document import BLOCK_TAGS, Document, aria_role, flush_line
 from ..tokens import CJK_RANGES
 
 __all__ = [
-    "CJK_CHARS",
     "CONTEXT_NAMES",
     "FEATURE_NAMES",
     "UNIT_TAGS",
@@ -235,8 +234,6 @@ _CJK = CJK_RANGES
 #: a token is a CJK character or a run of other word characters (:data:`..tokens.TOKEN`)
 _WORD_CHAR = rf"[^\W{_CJK}]"
 _CJK_CHAR = rf"[{_CJK}]"
-#: one CJK character (kana, hangul and CJK ideographs), for measures that count them apart
-CJK_CHARS = re.compile(_CJK_CHAR)
 _PUNCT = re.compile(r"[.,;:!?\"'()\u2018-\u201f\u3001-\u3003\uff01-\uff1f\u2014\u2026]")
 _COMMA = r"[,\uff0c]"
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?:[\"'\u201d\u2019)]*)(?:\s|$)")

@@ -95,6 +95,16 @@ code: they matched 23 lines of 12 pages, every one furniture, and nothing on the
 development and held-out output of the six truth datasets or on either website's pages
 (counted with the rules before and after on the same output).
 
+Chinese institutions' sites, which most run on a site-group CMS (VSB), print their own
+furniture around every notice (2026-11-29): the breadcrumb with its label, after the
+channel's name ("学院新闻 当前位置：首页>>新闻中心>>学院新闻>>正文", "您的位置：..."), the
+previous and next notices ("上一条：...", "下一篇：没有了") and the attachment list's line
+with its download counter, which a script fills ("附件【2023年招生简章.pdf】已下载次"). Found
+on a generated copy of such a college site, its markup taken from saved VSB pages; on the
+default chain's gne-tests output and on the truth of every shared dataset and site they
+match nothing, so the copy is the only evidence, and its lines were 11 of the 110 stored
+rows' noise.
+
 A *dangling label* goes last: a short line ending in a colon at the end of the text
 ("Bookmark with:", "On the Net:", "Related News:", "Enter your email address:",
 "点击进入专题："), whose list, links or form the method has already dropped. Measured
@@ -263,6 +273,9 @@ _STOCK_ZH = re.compile(
     rf"|安装{_NAME_ZH}{{1,12}}客户端{_TAIL_ZH}{{0,30}}|正文已结束.{{0,20}}"
     r"|特别声明[：:]?|关键词\s*>>.{0,60}|相关资讯请关注[：:].{1,20}"
     r"|您的浏览器(?:暂时)?(?:无法|不支持)播放(?:此|该)?视频[。.]?"
+    # an institution's CMS: breadcrumb, previous and next notice, attachment counter
+    r"|.{0,12}?(?:当前|您的|你的|您现在的|你现在的|当前的|所在)位置\s*[：:].{0,80}"
+    r"|[上下]一(?:条|篇|则)\s*[：:].{0,80}|附件\s*[【\[]?.{1,80}?[】\]]?\s*已下载\s*\d*\s*次"
     r")"
 )
 

@@ -47,7 +47,7 @@ from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
 from ..methods.line_rules import dangling_labels, headline_index, line_rule
-from ..methods.linestats import keep_limit, line_hash, normalise_line
+from ..methods.linestats import keep_limit, line_key, normalise_line
 from ..methods.template import Unit, extracted_units, page_units, spared_units, template_lines
 from ..page.features import PageFeatures, page_features
 from .sanitize import (
@@ -594,7 +594,7 @@ def _line_counts(
     snapshot = learner.store.load_site(site)
     rc = snapshot.pages_processed
     wanted = {page_lines[p] for p in status}
-    counts = {line: snapshot.line_counts.get(line_hash(normalise_line(line)), 0) for line in wanted}
+    counts = {line: snapshot.line_counts.get(line_key(normalise_line(line)), 0) for line in wanted}
     return counts, rc, keep_limit(rc, learner.line_params)
 
 

@@ -1,0 +1,140 @@
+"""Listing pages told by their text: lines that are the titles of the site's other articles.
+
+A list page whose entries carry a teaser (title, two lines of the story, a date) reads like
+prose: its text is long, punctuated, and links only from the titles. The page filter's
+features and rules cannot tell it from an article, and a crawl stored it: a generated
+Chinese college site's news lists (five pages of "学院新闻", the first pages of "通知公告"
+and "学术活动", whose entries read "关于...的通知[2019-09-20]") and a Hugo PaperMod blog's
+``/posts/`` and series pages, 11 of the 12 noise pages the two crawls stored. What gives
+such a page away is the crawl's own rows: its lines are the titles of the site's other
+stored articles, one after another from its top.
+
+The rule, judged at the crawl's end, when the articles' titles are in: a page that passed
+the filter is a *listing* when at least :data:`MIN_TITLES` of its lines are each another
+article's title (a trailing date in brackets aside, as notice lists print it), those
+lines are at least :data:`MIN_SHARE` of its lines, and the first of them comes in its
+first third. An article's related-posts list, when it survives extraction, comes at its
+end, and a long article's few title lines are a small share. Measured on single-page
+extraction of every page the filter passes (titles of the other passed pages): on the
+generated college site and PaperMod blog, the 14 list pages above held 4 to 11 titles
+(share 0.33 to 0.60, the first in the first four lines); on flink-blog's 313 and
+zjuvai-blog's 455 passed pages, a generated Hexo NexT blog's 86 and an al-folio lab site's
+100, no page held more than two, and none of them an article. al-folio's news page, three
+titles among 31 lines, stays (below the share).
+
+A title counts when one page alone has it and it is long enough to name something
+(:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
+title of many pages, and "Posts" are nobody's.
+
+:class:`ListingIndex` is this process's memory, bounded like the unsigned pages of
+:class:`~scrapy_denoise.learning.SiteLearner`: titles of the pages met first, up to
+:data:`MAX_PAGES` pages' lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from ..tokens import reading_len
+
+__all__ = [
+    "MAX_PAGES",
+    "MIN_SHARE",
+    "MIN_TITLES",
+    "MIN_TITLE_CHARS",
+    "ListingIndex",
+    "is_listing",
+]
+
+#: other articles' titles a listing's lines hold at the least
+MIN_TITLES = 3
+#: share of the page's lines they make up at the least
+MIN_SHARE = 0.2
+#: a title shorter than this (:func:`~scrapy_denoise.tokens.reading_len`) names nothing
+MIN_TITLE_CHARS = 10
+#: lines of a page read (a listing shows its entries from the top)
+MAX_LINES = 200
+#: longest line read as a possible title with its date
+_MAX_LINE_CHARS = 300
+#: pages whose lines are remembered, and titles, in all sites together
+MAX_PAGES = 50_000
+_KEY_BYTES = 8
+#: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
+_TRAILING_DATE = re.compile(
+    r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})\s*[\]】)）]?$"
+)
+
+
+def _key(line: str) -> bytes | None:
+    text = " ".join(line.split())
+    if len(text) > _MAX_LINE_CHARS:
+        return None
+    text = _TRAILING_DATE.sub("", text).casefold()
+    if not text:
+        return None
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_KEY_BYTES)
+    return digest.digest()
+
+
+def is_listing(other_titles: Sequence[bool]) -> bool:
+    """The rule (module docstring), given for each of the page's lines whether it is
+    another article's title, each title counted once."""
+    hits = [i for i, other in enumerate(other_titles) if other]
+    lines = len(other_titles)
+    return (
+        len(hits) >= MIN_TITLES and len(hits) >= MIN_SHARE * lines and hits[0] < max(lines / 3, 1)
+    )
+
+
+class ListingIndex:
+    """The titles and line keys of the pages a crawl let through, per site."""
+
+    __slots__ = ("_lines", "_pages", "_titles")
+
+    def __init__(self) -> None:
+        # site -> title key -> the one URL titled so (None: several are)
+        self._titles: dict[str, dict[bytes, str | None]] = {}
+        # site -> URL -> its lines' keys, packed (b"" for a line that cannot be a title)
+        self._lines: dict[str, dict[str, bytes]] = {}
+        self._pages = 0
+
+    def add(self, url: str, site: str, title: str | None, lines: Sequence[str]) -> None:
+        """Remember a page that passed the filter: its title and its first lines."""
+        site_lines = self._lines.setdefault(site, {})
+        if url in site_lines:
+            return
+        if self._pages >= MAX_PAGES:
+            return
+        self._pages += 1
+        packed = b"".join(_key(line) or bytes(_KEY_BYTES) for line in lines[:MAX_LINES])
+        site_lines[url] = packed
+        if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
+            titles = self._titles.setdefault(site, {})
+            titles[key] = url if titles.get(key, url) == url else None
+
+    def listings(self) -> list[tuple[str, str]]:
+        """(URL, site) of the remembered pages the rule judges listings, in the order met."""
+        found = []
+        zero = bytes(_KEY_BYTES)
+        for site, pages in self._lines.items():
+            titles = self._titles.get(site, {})
+            for url, packed in pages.items():
+                keys = [packed[i : i + _KEY_BYTES] for i in range(0, len(packed), _KEY_BYTES)]
+                others = [k != zero and titles.get(k) not in (None, url) for k in keys]
+                if is_listing(_distinct(keys, others)):
+                    found.append((url, site))
+        return found
+
+
+def _distinct(keys: list[bytes], others: list[bool]) -> list[bool]:
+    """``others`` with a title counted once: a list printing an entry's title twice (as
+    its image's caption and its heading) shows one article."""
+    seen: set[bytes] = set()
+    out = []
+    for key, other in zip(keys, others, strict=True):
+        out.append(other and key not in seen)
+        if other:
+            seen.add(key)
+    return out

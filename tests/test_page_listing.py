@@ -1,0 +1,104 @@
+"""List pages told by the titles of other articles in their text (``page/listing.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.page import listing
+from scrapy_denoise.page.listing import ListingIndex, is_listing
+
+SITE = "https://college.example"
+SENTENCE = (
+    "The council met on Tuesday to discuss the budget for the coming year, and the members "
+    "agreed that the library should stay open on Sundays, which residents had asked for. "
+)
+TITLES = [f"Library hours extended for term {n} after a petition" for n in range(6)]
+
+
+def _story(n: int) -> str:
+    return (
+        f"<html><head><title>{TITLES[n]} - College News</title></head><body>"
+        "<nav><a href='/'>Home</a></nav>"
+        f"<article><h1>{TITLES[n]}</h1><time datetime='2024-05-0{n + 1}'>May {n + 1}</time>"
+        f"<p>{SENTENCE * 3}</p><p>{SENTENCE * 2} <a href='/news/'>More news</a></p></article>"
+        "</body></html>"
+    )
+
+
+def _list_page(titles: list[str]) -> str:
+    """A news list whose entries carry a teaser and a date, as college sites print them."""
+    entries = "".join(
+        f"<li><h3><a href='/news/{n}'>{title}</a></h3><p>{SENTENCE}...</p>"
+        f"<span>[2024-05-0{n + 1}]</span></li>"
+        for n, title in enumerate(titles)
+    )
+    return (
+        "<html><head><title>News - College News</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news/'>News</a></nav>"
+        f"<div class='list'><h2>News</h2><ul>{entries}</ul></div></body></html>"
+    )
+
+
+def test_is_listing_wants_three_titles_a_fifth_of_the_lines_and_the_first_near_the_top() -> None:
+    assert is_listing([False, True, False, True, False, True, False])
+    assert not is_listing([False, True, False, True, False, False])  # two titles
+    # a long article's three title lines are too small a share
+    assert not is_listing([False] * 20 + [True] * 3)
+    # a related-posts list at the end of a short post: the first title comes late
+    assert not is_listing([False, False, False, False, False, True, True, True])
+    assert not is_listing([])
+
+
+def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() -> None:
+    index = ListingIndex()
+    for n, title in enumerate(TITLES[:4]):
+        index.add(f"{SITE}/news/{n}", "college", title, [title, SENTENCE])
+    lines = ["News", f"{TITLES[0]}[2024-05-01]", TITLES[1], f"{TITLES[2]} (2024-05-03)"]
+    index.add(f"{SITE}/news/", "college", "News", lines)
+    assert index.listings() == [(f"{SITE}/news/", "college")]
+    # the same title twice is one article: two are too few
+    index.add(f"{SITE}/notices/", "college", "Notices", [TITLES[0], TITLES[0], TITLES[1]])
+    assert (f"{SITE}/notices/", "college") not in index.listings()
+
+
+def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> None:
+    index = ListingIndex()
+    # a site's name as the title of many pages names none of them
+    for n in range(4):
+        index.add(f"{SITE}/news/{n}", "college", "College of Computing News", ["text"])
+    index.add(f"{SITE}/a", "college", TITLES[0], ["text"])
+    index.add("https://other.example/b", "other", TITLES[1], ["text"])
+    lines = ["College of Computing News"] * 4 + [TITLES[0], TITLES[1], "Short", TITLES[0]]
+    index.add(f"{SITE}/news/", "college", None, lines)
+    assert index.listings() == []
+
+
+def test_listing_index_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_PAGES", 3)
+    index = ListingIndex()
+    for n in range(3):
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n]])
+    index.add(f"{SITE}/news/", "college", None, TITLES[:3])  # over the bound: not read
+    assert index.listings() == []
+
+
+def test_a_list_page_with_teasers_extracted_before_its_articles_is_named_at_the_end() -> None:
+    with Denoiser(store=None, page_model=None) as denoiser:
+        page = denoiser.extract(_list_page(TITLES[:5]), f"{SITE}/news/")
+        # the rules let the list through: its entries read like prose
+        assert page.verdict is not None and not page.verdict.is_noise
+        assert TITLES[0] in page.text
+        assert denoiser.noise_pages_passed() == []  # no article's title is known yet
+        for n in range(5):
+            verdict = denoiser.extract(_story(n), f"{SITE}/news/{n}").verdict
+            assert verdict is not None and not verdict.is_noise
+        assert denoiser.noise_pages_passed() == [(f"{SITE}/news/", "listing")]
+
+
+def test_noise_pages_need_a_learner() -> None:
+    denoiser = Denoiser(store=False, page_model=None)
+    denoiser.extract(_list_page(TITLES[:5]), f"{SITE}/news/")
+    for n in range(5):
+        denoiser.extract(_story(n), f"{SITE}/news/{n}")
+    assert denoiser.noise_pages_passed() == []
