@@ -118,6 +118,9 @@ from scrapy_denoise.methods.line_rules import (
         "下一篇：没有了",
         "附件【2023年招生简章.pdf】已下载次",
         "附件【报名表.doc】已下载 12 次",
+        # a blog post's statistics
+        "|字数总计:46|阅读时长:1分钟|阅读量:|评论数:",
+        "本文字数： 2.4k 阅读时长 ≈ 5 分钟",
         # a story's reading time, alone or after its date and byline
         "6 min read",
         "3 MIN. READ",
@@ -175,6 +178,7 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "新校区的位置：位于城市东部，交通便利。",
         "上一条新闻中提到的讲座改期举行。",
         "附件中的表格已下载的同学请尽快填写。",
+        "本文字数较多，阅读时长约十分钟。",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

@@ -43,6 +43,9 @@ def _list_page(titles: list[str]) -> str:
 def test_is_listing_wants_three_titles_a_fifth_of_the_lines_and_the_first_near_the_top() -> None:
     assert is_listing([False, True, False, True, False, True, False])
     assert not is_listing([False, True, False, True, False, False])  # two titles
+    # ... unless they are half the page: a month's archive of two posts
+    assert is_listing([True, True]) and is_listing([False, True, True, False])
+    assert not is_listing([True]) and not is_listing([False, False, False, True, True])
     # a long article's three title lines are too small a share
     assert not is_listing([False] * 20 + [True] * 3)
     # a related-posts list at the end of a short post: the first title comes late
@@ -58,7 +61,8 @@ def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() 
     index.add(f"{SITE}/news/", "college", "News", lines)
     assert index.listings() == [(f"{SITE}/news/", "college")]
     # the same title twice is one article: two are too few
-    index.add(f"{SITE}/notices/", "college", "Notices", [TITLES[0], TITLES[0], TITLES[1]])
+    lines = [TITLES[0], TITLES[0], TITLES[1], SENTENCE, SENTENCE]
+    index.add(f"{SITE}/notices/", "college", "Notices", lines)
     assert (f"{SITE}/notices/", "college") not in index.listings()
 
 

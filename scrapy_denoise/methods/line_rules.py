@@ -104,6 +104,11 @@ on a generated copy of such a college site, its markup taken from saved VSB page
 default chain's gne-tests output and on the truth of every shared dataset and site they
 match nothing, so the copy is the only evidence, and its lines were 11 of the 110 stored
 rows' noise.
+A blog post's statistics line, two or more of its word count, reading time, views and
+comment count ("|字数总计:46|阅读时长:1分钟|阅读量:|评论数:", Hexo Butterfly's second meta
+line, which its scripts fill) followed the same day: on a generated Butterfly blog it
+matched 12 lines, none of them truth; on gne-tests' output, the sites' and the shared
+truth, nothing.
 
 A *dangling label* goes last: a short line ending in a colon at the end of the text
 ("Bookmark with:", "On the Net:", "Related News:", "Enter your email address:",
@@ -252,6 +257,11 @@ _NAME_ZH = r"(?:(?!开通|推出|上线|发布|注册|运营|通过|成立|创�
 #: the rest of a QR-code or get-the-app line ("，关注我们", ",向CSDN吐槽"): no sentence end,
 #: for a sentence about QR codes or apps ends with one ("扫描二维码即可查询停车位信息。")
 _TAIL_ZH = r"[^。！？；;]"
+#: the labels of a blog post's statistics (Hexo themes' word count, reading time, views)
+_POST_STATS_ZH = (
+    r"(?:字数(?:总计|统计)?|本文字数|全文字数|阅读(?:时长|量|次数|数)|评论数|浏览(?:量|次数)|"
+    r"点击(?:量|数|次数)|访问(?:量|次数))"
+)
 _STOCK_ZH = re.compile(
     r"(?:"
     # credits, bracketed or not, after the source and the author when they share the line
@@ -273,6 +283,9 @@ _STOCK_ZH = re.compile(
     rf"|安装{_NAME_ZH}{{1,12}}客户端{_TAIL_ZH}{{0,30}}|正文已结束.{{0,20}}"
     r"|特别声明[：:]?|关键词\s*>>.{0,60}|相关资讯请关注[：:].{1,20}"
     r"|您的浏览器(?:暂时)?(?:无法|不支持)播放(?:此|该)?视频[。.]?"
+    # a blog post's statistics, two or more of them: "|字数总计:46|阅读时长:1分钟|阅读量:|评论数:"
+    rf"|(?:[|｜·•\s]*{_POST_STATS_ZH}\s*[:：≈]?\s*(?:[\d.,]+\s*[kKwW万千]?)?\s*(?:分钟|min|次|字)?){{2,}}"
+    r"[|｜·•\s]*"
     # an institution's CMS: breadcrumb, previous and next notice, attachment counter
     r"|.{0,12}?(?:当前|您的|你的|您现在的|你现在的|当前的|所在)位置\s*[：:].{0,80}"
     r"|[上下]一(?:条|篇|则)\s*[：:].{0,80}|附件\s*[【\[]?.{1,80}?[】\]]?\s*已下载\s*\d*\s*次"

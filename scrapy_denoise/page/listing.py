@@ -13,13 +13,16 @@ The rule, judged at the crawl's end, when the articles' titles are in: a page th
 the filter is a *listing* when at least :data:`MIN_TITLES` of its lines are each another
 article's title (a trailing date in brackets aside, as notice lists print it), those
 lines are at least :data:`MIN_SHARE` of its lines, and the first of them comes in its
-first third. An article's related-posts list, when it survives extraction, comes at its
+first third; or when two such lines, the first in the first third, are half its lines or
+more (:data:`TITLES_ONLY_SHARE`): a generated Jekyll minima blog's month archives of two
+posts, whose text is their titles and nothing else, were stored. An article's related-posts list, when it survives extraction, comes at its
 end, and a long article's few title lines are a small share. Measured on single-page
 extraction of every page the filter passes (titles of the other passed pages): on the
 generated college site and PaperMod blog, the 14 list pages above held 4 to 11 titles
 (share 0.33 to 0.60, the first in the first four lines); on flink-blog's 313 and
 zjuvai-blog's 455 passed pages, a generated Hexo NexT blog's 86 and an al-folio lab site's
-100, no page held more than two, and none of them an article. al-folio's news page, three
+100, no page held more than two, and none of them an article (flink-blog's contribution
+guide holds two among 52 lines). al-folio's news page, three
 titles among 31 lines, stays (below the share).
 
 A title counts when one page alone has it and it is long enough to name something
@@ -44,6 +47,7 @@ __all__ = [
     "MIN_SHARE",
     "MIN_TITLES",
     "MIN_TITLE_CHARS",
+    "TITLES_ONLY_SHARE",
     "ListingIndex",
     "is_listing",
 ]
@@ -52,6 +56,8 @@ __all__ = [
 MIN_TITLES = 3
 #: share of the page's lines they make up at the least
 MIN_SHARE = 0.2
+#: two titles make a listing when they are this share of its lines or more
+TITLES_ONLY_SHARE = 0.5
 #: a title shorter than this (:func:`~scrapy_denoise.tokens.reading_len`) names nothing
 MIN_TITLE_CHARS = 10
 #: lines of a page read (a listing shows its entries from the top)
@@ -83,9 +89,11 @@ def is_listing(other_titles: Sequence[bool]) -> bool:
     another article's title, each title counted once."""
     hits = [i for i, other in enumerate(other_titles) if other]
     lines = len(other_titles)
-    return (
-        len(hits) >= MIN_TITLES and len(hits) >= MIN_SHARE * lines and hits[0] < max(lines / 3, 1)
-    )
+    if len(hits) < 2 or hits[0] >= max(lines / 3, 1):
+        return False
+    if len(hits) >= MIN_TITLES and len(hits) >= MIN_SHARE * lines:
+        return True
+    return len(hits) >= TITLES_ONLY_SHARE * lines
 
 
 class ListingIndex:
