@@ -15,8 +15,9 @@ article's title (a trailing date in brackets aside, as notice lists print it), t
 lines are at least :data:`MIN_SHARE` of its lines, and the first of them comes in its
 first third; or when two such lines, the first in the first third, are half its lines or
 more (:data:`TITLES_ONLY_SHARE`): a generated Jekyll minima blog's month archives of two
-posts, whose text is their titles and nothing else, were stored. An article's related-posts list, when it survives extraction, comes at its
-end, and a long article's few title lines are a small share. Measured on single-page
+posts, whose text is their titles and nothing else, were stored. An article's
+related-posts list, when it survives extraction, comes at its end, and a long article's
+few title lines are a small share. Measured on single-page
 extraction of every page the filter passes (titles of the other passed pages): on the
 generated college site and PaperMod blog, the 14 list pages above held 4 to 11 titles
 (share 0.33 to 0.60, the first in the first four lines); on flink-blog's 313 and
