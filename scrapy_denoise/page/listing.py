@@ -17,14 +17,13 @@ first third; or when two such lines, the first in the first third, are half its 
 more (:data:`TITLES_ONLY_SHARE`): a generated Jekyll minima blog's month archives of two
 posts, whose text is their titles and nothing else, were stored. An article's
 related-posts list, when it survives extraction, comes at its end, and a long article's
-few title lines are a small share. Measured on single-page
-extraction of every page the filter passes (titles of the other passed pages): on the
-generated college site and PaperMod blog, the 14 list pages above held 4 to 11 titles
-(share 0.33 to 0.60, the first in the first four lines); on flink-blog's 313 and
-zjuvai-blog's 455 passed pages, a generated Hexo NexT blog's 86 and an al-folio lab site's
-100, no page held more than two, and none of them an article (flink-blog's contribution
-guide holds two among 52 lines). al-folio's news page, three
-titles among 31 lines, stays (below the share).
+few title lines are a small share. Measured on single-page extraction of every page the
+filter passes (titles of the other passed pages): on the generated college site and
+PaperMod blog, the 14 list pages above held 4 to 11 titles (share 0.33 to 0.60, the first
+in the first four lines); on flink-blog's 313 and zjuvai-blog's 455 passed pages, a
+generated Hexo NexT blog's 86 and an al-folio lab site's 100, no page held more than two,
+and none of them an article (flink-blog's contribution guide holds two among 52 lines).
+al-folio's news page, three titles among 31 lines, stays (below the share).
 
 A title counts when one page alone has it and it is long enough to name something
 (:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
