@@ -101,7 +101,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613
 #: pages the rule names five: wcxb's Hacker News jobs listing and a shop's about page
 #: (typed listing and service, both noise) and cleaneval's terms, newsletters and FAQ
-#: pages (untyped); no article of the news and blog datasets or of the two sites.
+#: pages (untyped); no article of the news and blog datasets or of the two sites. The
+#: pages of a research group's or a blog's own (people, publications, projects, teaching,
+#: cv; a blogroll's links and friends, a guestbook) followed on 2026-11-29, from generated
+#: copies of al-folio, Jekyll minima and Hexo Butterfly sites, whose crawls stored
+#: al-folio's people, publications and teaching pages and minima's projects page: of the
+#: shared pages they name one more, a product page of wcxb's (zoho.com/people/).
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
@@ -109,6 +114,9 @@ DEFAULT_SITE_PAGES = (
     r"|cookies?[-_]?(?:policy|notice|settings)|do[-_]not[-_]sell[-\w]*"
     r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
     r"|careers|jobs|faqs?|help"
+    # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
+    r"|people|team|members|publications|projects|teaching|cv|resume"
+    r"|links?|friends|guestbook|messageboard"
     r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|nutzungsbedingungen|kontakt|karriere|hilfe"
     r"|(?:ü|ue|u)ber[-_]uns|agb"
     r"|mentions[-_]l(?:é|e)gales|a[-_]propos(?:[-_]de[-_]nous)?|qui[-_]sommes[-_]nous"
