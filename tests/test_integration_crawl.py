@@ -198,17 +198,17 @@ def test_recrawl_updates_rows_instead_of_duplicating(
     assert counts["updated"] + counts["unchanged"] >= 0.9 * len(before)
 
 
-def test_a_crawl_told_to_drop_the_headline_stores_the_title_beside_the_text_only(
+def test_a_crawl_stores_the_title_beside_the_text_only_unless_told_to_keep_the_headline(
     demo_site: DemoSite, sqlite_crawl: tuple[CrawlRun, str, Path], tmp_path: Path
 ) -> None:
     """The setting reaches the core in its own process, and the rows show it: the demo
     site's truth, like the shared sites', has no headline."""
-    _, kept_url, _ = sqlite_crawl
-    db_url = f"sqlite:///{tmp_path / 'headless.sqlite3'}"
-    settings = {"DENOISE_DATABASE_URL": db_url, "DENOISE_KEEP_HEADLINE": "False"}
+    _, dropped_url, _ = sqlite_crawl  # the default
+    db_url = f"sqlite:///{tmp_path / 'headline.sqlite3'}"
+    settings = {"DENOISE_DATABASE_URL": db_url, "DENOISE_KEEP_HEADLINE": "True"}
     run = run_crawl(demo_site.start_url, tmp_path, settings)
     run.check_finished()
-    kept, dropped = read_articles(kept_url), read_articles(db_url)
+    kept, dropped = read_articles(db_url), read_articles(dropped_url)
 
     def first_line_is_title(a: Any) -> bool:
         return " ".join(a.text.split("\n")[0].split()).casefold() == (a.title or "").casefold()

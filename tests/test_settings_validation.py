@@ -200,3 +200,21 @@ def test_the_distributed_cli_without_its_extra_prints_one_line() -> None:
     assert run.returncode == 1
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
     assert run.stderr.startswith("error: ") and "[distributed]" in run.stderr
+
+
+def test_the_crawl_leaves_the_headline_to_the_title_field(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # the row has a title column: the text leaves the headline out, unlike the core's
+    # single-page default
+    assert _config().keep_headline is False
+    assert _config().options().keep_headline is False
+    assert _config(DENOISE_KEEP_HEADLINE=True).options().keep_headline is True
+    with caplog.at_level(logging.WARNING, logger="scrapy_denoise.integration.settings"):
+        _config(DENOISE_FIELDS={"title": None})
+        _config(DENOISE_FIELDS={"title": None}, DENOISE_KEEP_HEADLINE=True)
+    assert [r.getMessage() for r in caplog.records] == [
+        "DENOISE_FIELDS switches the title off and DENOISE_KEEP_HEADLINE is False: the "
+        "headline is in neither the title nor the text; set DENOISE_KEEP_HEADLINE = True "
+        "to keep it in the text"
+    ]

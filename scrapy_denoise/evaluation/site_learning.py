@@ -21,9 +21,9 @@ article pages against their ground truth, under these configurations:
 * the same two modes with only templates, only line statistics, and learning from every
   page (``skip_noise_pages=False``: list, tag and archive pages repeat article text, which
   then becomes "common noise" and is cut from the articles);
-* ``headline dropped``: the first crawl with ``keep_headline=False``, as a store that keeps
-  the title beside the text would run it (the sites' truth, their posts' own source, has no
-  headline);
+* ``headline dropped``: the first crawl with ``keep_headline=False``, as the crawl runs it
+  by default, its store keeping the title beside the text (the sites' truth, their posts'
+  own source, has no headline);
 * ``peer`` rows: trafilatura and readability-lxml on the same article pages (same decoded
   ``str`` as the extraction table gives them), when installed: the whole-site rows are
   only worth the learning they do if they stand against what a user would run instead.
@@ -390,8 +390,8 @@ added line goes once it is on more than a third of the pages (RC at least 60); t
 first re-crawl wrote before then keep it. *learn from every page* sets
 `skip_noise_pages=False`, so index, list, tag and archive pages, which repeat article
 titles and teasers, are learned from too. *headline dropped* is the first crawl with
-`keep_headline=False` (`DENOISE_KEEP_HEADLINE = False`): the text's line that is the
-article's title is left out, as the sites' truth leaves it out.
+`keep_headline=False` (`DENOISE_KEEP_HEADLINE = False`, a crawl's default): the text's
+line that is the article's title is left out, as the sites' truth leaves it out.
 P/R/F1: shingle metric over the article pages (`pages`); LCS F1: character LCS, for the
 Chinese site. `templates`: templates stored for the site; `noise lines`: stored lines above
 the line statistics keep limit. Numbers in the notes are differences to single-page.

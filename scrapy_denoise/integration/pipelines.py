@@ -183,6 +183,7 @@ class DenoisePipeline:
         config = runtime.config
         self.fields: Mapping[str, str] = config.fields
         self.min_text_chars = config.min_text_chars
+        self.keep_headline = config.keep_headline
         self.drop_duplicates = config.drop_duplicates
         self._warned: set[tuple[type, str]] = set()
         self._warned_default_names = False
@@ -248,7 +249,12 @@ class DenoisePipeline:
             self.stats.inc_value("denoise/items/dropped_duplicate")
             raise _drop(f"same article as {article.duplicate_of}: {url}", "INFO")
         self._fill(adapter, article, verdict is None)
-        if _too_short(article.text, self.min_text_chars):
+        # the headline counts whether or not the text keeps it (DENOISE_KEEP_HEADLINE): a
+        # short post is as long either way
+        counted = article.text
+        if not self.keep_headline and article.title:
+            counted = f"{article.title}\n{counted}"
+        if _too_short(counted, self.min_text_chars):
             self.stats.inc_value("denoise/items/dropped_short_text")
             raise _drop(
                 f"extracted text under DENOISE_MIN_TEXT_CHARS={self.min_text_chars}: {url}",

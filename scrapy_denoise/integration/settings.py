@@ -209,11 +209,12 @@ class DenoiseConfig:
         ),
     )
     keep_headline: bool = field(
-        default=DenoiseOptions().keep_headline,
+        default=False,
         metadata=_doc(
-            "Keep the headline in the text. ``False`` drops the first of the text's first "
-            "five lines that is the article's title, which the ``title`` field keeps (unless "
-            "``DENOISE_FIELDS`` leaves it out).",
+            "Keep the headline in the text. By default the first of the text's first five "
+            "lines that is the article's title is left out: the ``title`` field holds it "
+            "(set ``True`` where ``DENOISE_FIELDS`` leaves the title out, or to store what "
+            "``Denoiser.extract`` gives a single page, whose default keeps it).",
             "bool",
         ),
     )
@@ -503,6 +504,7 @@ class DenoiseConfig:
         config = cls(**values)
         if first:
             config._warn_if_nothing_stored()
+            config._warn_if_headline_lost()
         return config
 
     def rules(self) -> PageRules:
@@ -518,6 +520,17 @@ class DenoiseConfig:
             DenoiseOptions,
             {**values, "rules": self.rules()},
             {option: setting_name(name) for option, name in _OPTION_FIELDS.items()},
+        )
+
+    def _warn_if_headline_lost(self) -> None:
+        """The headline leaves the text because the title field keeps it: with that field
+        switched off, it would be stored nowhere."""
+        if self.keep_headline or not self.extract_enabled or self.fields.get("title"):
+            return
+        logger.warning(
+            "DENOISE_FIELDS switches the title off and DENOISE_KEEP_HEADLINE is False: the "
+            "headline is in neither the title nor the text; set DENOISE_KEEP_HEADLINE = True "
+            "to keep it in the text"
         )
 
     def _warn_if_nothing_stored(self) -> None:
