@@ -78,13 +78,23 @@ def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> N
     assert index.listings() == []
 
 
-def test_listing_index_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(listing, "MAX_PAGES", 3)
+def test_listing_index_is_bounded_and_judges_a_page_as_it_leaves_the_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(listing, "WINDOW", 4)
+    monkeypatch.setattr(listing, "MAX_TITLES", 4)
     index = ListingIndex()
+    index.add(f"{SITE}/news/", "college", None, TITLES[:3])  # the list, met first
     for n in range(3):
-        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n]])
-    index.add(f"{SITE}/news/", "college", None, TITLES[:3])  # over the bound: not read
-    assert index.listings() == []
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n], SENTENCE])
+    assert index.listings() == [(f"{SITE}/news/", "college")]
+    for n in range(3, 6):  # the list leaves the window, judged by the titles known then
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n], SENTENCE])
+    assert index.listings() == [(f"{SITE}/news/", "college")]
+    assert len(index._window) == 4 and len(index._titles) == 4
+    # a list whose articles' titles were forgotten before it came is no listing
+    index.add(f"{SITE}/old/", "college", None, TITLES[:3])
+    assert (f"{SITE}/old/", "college") not in index.listings()
 
 
 def test_a_list_page_with_teasers_extracted_before_its_articles_is_named_at_the_end() -> None:

@@ -29,25 +29,27 @@ A title counts when one page alone has it and it is long enough to name somethin
 (:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
 title of many pages, and "Posts" are nobody's.
 
-:class:`ListingIndex` is this process's memory, bounded like the unsigned pages of
-:class:`~scrapy_denoise.learning.SiteLearner`: titles of the pages met first, up to
-:data:`MAX_PAGES` pages' lines.
+:class:`ListingIndex` is this process's memory, bounded whatever the crawl's length: the
+last :data:`MAX_TITLES` titles (about 3 MB) and the lines of the last :data:`WINDOW` pages
+(about 2 MB), a page judged as it leaves the window, by the titles known then.
 """
 
 from __future__ import annotations
 
 import re
 from array import array
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from ..tokens import reading_len
 
 __all__ = [
-    "MAX_PAGES",
+    "MAX_TITLES",
     "MIN_SHARE",
     "MIN_TITLES",
     "MIN_TITLE_CHARS",
     "TITLES_ONLY_SHARE",
+    "WINDOW",
     "ListingIndex",
     "is_listing",
 ]
@@ -64,8 +66,10 @@ MIN_TITLE_CHARS = 10
 MAX_LINES = 200
 #: longest line read as a possible title with its date
 _MAX_LINE_CHARS = 300
-#: pages whose lines are remembered, and titles, in all sites together
-MAX_PAGES = 50_000
+#: titles remembered, in all sites together (oldest forgotten first)
+MAX_TITLES = 20_000
+#: pages whose lines are remembered until judged
+WINDOW = 5_000
 #: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
 _TRAILING_DATE = re.compile(
     r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})\s*[\]】)）]?$"
@@ -101,40 +105,52 @@ def is_listing(other_titles: Sequence[bool]) -> bool:
 
 
 class ListingIndex:
-    """The titles and line keys of the pages a crawl let through, per site."""
+    """The titles and line keys of the pages a crawl let through, per site, in bounded
+    memory: the last :data:`MAX_TITLES` titles, and the lines of the last :data:`WINDOW`
+    pages, each page judged as it leaves the window by the titles known then (a list page
+    is fetched a little before the articles it links to, not thousands of pages before)."""
 
-    __slots__ = ("_lines", "_pages", "_titles")
+    __slots__ = ("_found", "_titles", "_window")
 
     def __init__(self) -> None:
-        # site -> title key -> the one URL titled so (None: several are)
-        self._titles: dict[str, dict[int, str | None]] = {}
-        # site -> URL -> its lines' keys (0 for a line that cannot be a title)
-        self._lines: dict[str, dict[str, array[int]]] = {}
-        self._pages = 0
+        # (site, title key) -> the one URL titled so (None: several are), oldest first
+        self._titles: OrderedDict[tuple[str, int], str | None] = OrderedDict()
+        # (URL, site) -> its lines' keys (0 for a line that cannot be a title), oldest first
+        self._window: OrderedDict[tuple[str, str], array[int]] = OrderedDict()
+        # listings judged as they left the window, in the order met
+        self._found: dict[tuple[str, str], None] = {}
 
     def add(self, url: str, site: str, title: str | None, lines: Sequence[str]) -> None:
         """Remember a page that passed the filter: its title and its first lines."""
-        site_lines = self._lines.setdefault(site, {})
-        if url in site_lines:
+        page = (url, site)
+        if page in self._window:
             return
-        if self._pages >= MAX_PAGES:
-            return
-        self._pages += 1
-        site_lines[url] = array("q", [_key(line) for line in lines[:MAX_LINES]])
+        self._window[page] = array("q", [_key(line) for line in lines[:MAX_LINES]])
         if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
-            titles = self._titles.setdefault(site, {})
-            titles[key] = url if titles.get(key, url) == url else None
+            titles = self._titles
+            named = (site, key)
+            titles[named] = url if titles.get(named, url) == url else None
+            if len(titles) > MAX_TITLES:
+                titles.popitem(last=False)
+        if len(self._window) > WINDOW:
+            # OrderedDict: popping the oldest of a dict scans its deleted slots (0.5 ms)
+            oldest, keys = self._window.popitem(last=False)
+            if self._judge(oldest, keys):
+                self._found[oldest] = None
 
     def listings(self) -> list[tuple[str, str]]:
         """(URL, site) of the remembered pages the rule judges listings, in the order met."""
-        found = []
-        for site, pages in self._lines.items():
-            titles = self._titles.get(site, {})
-            for url, keys in pages.items():
-                others = [titles.get(k) not in (None, url) for k in keys]
-                if is_listing(_distinct(keys, others)):
-                    found.append((url, site))
-        return found
+        found = dict(self._found)
+        for page, keys in self._window.items():
+            if self._judge(page, keys):
+                found[page] = None
+        return list(found)
+
+    def _judge(self, page: tuple[str, str], keys: array[int]) -> bool:
+        url, site = page
+        titles = self._titles
+        others = [titles.get((site, k)) not in (None, url) for k in keys]
+        return is_listing(_distinct(keys, others))
 
 
 def _distinct(keys: Sequence[int], others: list[bool]) -> list[bool]:
