@@ -100,10 +100,11 @@ furniture around every notice (2026-11-29): the breadcrumb with its label, after
 channel's name ("学院新闻 当前位置：首页>>新闻中心>>学院新闻>>正文", "您的位置：..."), the
 previous and next notices ("上一条：...", "下一篇：没有了") and the attachment list's line
 with its download counter, which a script fills ("附件【2023年招生简章.pdf】已下载次"). Found
-on a generated copy of such a college site, its markup taken from saved VSB pages; on the
-default chain's gne-tests output and on the truth of every shared dataset and site they
-match nothing, so the copy is the only evidence, and its lines were 11 of the 110 stored
-rows' noise.
+on a generated copy of such a college site, its markup taken from saved VSB pages, whose
+stored rows held them (the attachment line all 8 notices with attachments) and whose truth
+does not; on the default chain's gne-tests output and on the truth of every shared dataset
+and site they match nothing, so the copy is the only evidence.
+
 A blog post's statistics line, two or more of its word count, reading time, views and
 comment count ("|字数总计:46|阅读时长:1分钟|阅读量:|评论数:", Hexo Butterfly's second meta
 line, which its scripts fill) followed the same day: on a generated Butterfly blog it

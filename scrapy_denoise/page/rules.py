@@ -101,12 +101,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613
 #: pages the rule names five: wcxb's Hacker News jobs listing and a shop's about page
 #: (typed listing and service, both noise) and cleaneval's terms, newsletters and FAQ
-#: pages (untyped); no article of the news and blog datasets or of the two sites. The
-#: pages of a research group's or a blog's own (people, publications, projects, teaching,
+#: pages (untyped); no article of the news and blog datasets or of the two sites. A
+#: research group's and a blogger's own pages (people, publications, projects, teaching,
 #: cv; a blogroll's links and friends, a guestbook) followed on 2026-11-29, from generated
 #: copies of al-folio, Jekyll minima and Hexo Butterfly sites, whose crawls stored
 #: al-folio's people, publications and teaching pages and minima's projects page: of the
-#: shared pages they name one more, a product page of wcxb's (zoho.com/people/).
+#: shared pages they name one more, wcxb's zoho.com/people/ (typed service, noise).
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
