@@ -20,14 +20,13 @@ from __future__ import annotations
 import html
 import re
 
-from .dates import DATE_PATTERN, MONTH_DAY_PATTERN, PUBLISHED_WORDS
+from .dates import DATE_PATTERN, MONTH_DAY_PATTERN, PUBLISHED_WORDS, WRITTEN_DATE
 
 __all__ = ["MAX_AUTHOR", "byline_names", "clean_author"]
 
 #: longer "authors" are sentences or whole blocks that happened to carry a byline class
 MAX_AUTHOR = 100
 
-_DATE_RE = re.compile(DATE_PATTERN, re.I)
 _LEADING_DATE = re.compile(rf"^{PUBLISHED_WORDS}{DATE_PATTERN}\s*", re.I)
 #: the words that introduce a byline's names: "by" in English, German, French, Spanish,
 #: Italian, Dutch, Swedish and Norwegian, Danish and Indonesian, and "author:" in English,
@@ -220,7 +219,7 @@ def byline_names(line: str) -> str | None:
     label = _CJK_AUTHOR_LABEL.search(text)
     if label:
         labelled = text[label.start() :]
-        info = _CJK_INFO_LABEL.search(text) or _DATE_RE.search(text)
+        info = _CJK_INFO_LABEL.search(text) or WRITTEN_DATE.search(text)
         # a sentence's full stop: a guest's introduction ("作者：罗月童老师，...副教授，主要
         # 从事...研究。2012.7.1-2012.8.28 期间在 VAG 小组交流学习。"), not an info line
         return clean_author(labelled) if info and "。" not in labelled else None
@@ -238,7 +237,7 @@ def byline_names(line: str) -> str | None:
     if by:
         text = text[by.end() :]
         names, rest = _take_names(text)
-        if not names or (rest and not (_TRAILER.match(" " + rest) or _DATE_RE.match(rest))):
+        if not names or (rest and not (_TRAILER.match(" " + rest) or WRITTEN_DATE.match(rest))):
             return None
         if len(names) == 1 and len(names[0].split()) == 1 and not names[0][0].isupper():
             # "by alysha": a user name, lower case, is still a byline after "by"
@@ -250,7 +249,7 @@ def byline_names(line: str) -> str | None:
     if dated:
         return ", ".join(names) if not rest or _TRAILER.match(" " + rest) else None
     separator = _SEPARATOR.match(rest)
-    if separator and _DATE_RE.match(rest[separator.end() :]):
+    if separator and WRITTEN_DATE.match(rest[separator.end() :]):
         return ", ".join(names)
     return None
 
@@ -268,7 +267,7 @@ def _take_names(text: str) -> tuple[list[str], str]:
                 names.append(" ".join(current))
                 current = []
             continue
-        if _NOT_NAMES.match(token) or _DATE_RE.match(text, match.start()):
+        if _NOT_NAMES.match(token) or WRITTEN_DATE.match(text, match.start()):
             break
         if (
             token.lstrip("(")[:1].isupper()

@@ -28,6 +28,7 @@ __all__ = [
     "PUBLISHED_ABROAD_WORDS",
     "PUBLISHED_WORDS",
     "SAID_PUBLISHED_WORDS",
+    "WRITTEN_DATE",
     "compact_date",
     "find_written_date",
     "parse_date",
@@ -130,6 +131,9 @@ DATE_PATTERN = (
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
+#: :data:`DATE_PATTERN` compiled, ignoring case (bylines cut it out, line statistics key a
+#: dated line by what comes before it)
+WRITTEN_DATE = re.compile(DATE_PATTERN, re.IGNORECASE)
 #: an English month and day with no year but two digits ("Thu Apr 2", "Sep 01, 03"): no
 #: date to read, but a byline's stamp all the same (:mod:`..bylines` cuts it out)
 MONTH_DAY_PATTERN = rf"(?:{_WEEKDAY},?\s+)?\b{_EN_MONTH}\s+{_DAY}(?!\w)(?:,?\s+\d{{2}}(?![\w:.]))?"

@@ -62,7 +62,7 @@ from ..document import text_chars
 from ..page.verdict import PageVerdict
 from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
-from ..tokens import CJK_CHAR, CJK_WEIGHT
+from ..tokens import reading_len
 from ..worker import first_line
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable, close_spider
@@ -166,7 +166,8 @@ def _too_short(text: str, minimum: int) -> bool:
     chars = text_chars(text)
     if chars >= minimum or not text or text.isascii():
         return chars < minimum
-    return chars + (CJK_WEIGHT - 1) * len(CJK_CHAR.findall(text)) < minimum
+    # the CJK characters' extra weight, as reading_len counts it
+    return chars + reading_len(text) - len(text) < minimum
 
 
 #: what the crawl's last look took a withdrawn row for, by reason (the log line)

@@ -17,16 +17,16 @@ __all__ = ["declared_title", "heading_or_title"]
 #: the marks between a headline and a site name when spaces surround them (« and » apart:
 #: a title may start with « and end with », French quotation marks set with spaces)
 _MARK_CHARS = r"|\-–—:·•~"
+#: the bare hyphens a Chinese ``<title>`` joins its parts with, headline first
+_CJK_HYPHENS = "-－"
 _SEPARATOR_MARKS = rf"(?:[{_MARK_CHARS}»«]|::)"
 _TITLE_SEPARATORS = re.compile(
     rf"\s+{_SEPARATOR_MARKS}\s+|\s*_\s*"
     # "Not In Production 7:: Néojaponisme"
     r"|(?<=\w)::\s+"
     # Chinese sites join the site name with a bare hyphen: "市议会批准建房计划-新华网"
-    r"|(?<=[\u4e00-\u9fff])[-－](?=[\u4e00-\u9fff])"
+    rf"|(?<=[\u4e00-\u9fff])[{_CJK_HYPHENS}](?=[\u4e00-\u9fff])"
 )
-#: the bare hyphens a Chinese ``<title>`` joins its parts with, headline first
-_CJK_HYPHENS = frozenset("-－")
 _MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+")
 #: a separator with nothing beyond it at an end of a ``<title>``: WordPress themes write
 #: ``wp_title("&raquo;")`` as "» Post" when they leave the site's name out

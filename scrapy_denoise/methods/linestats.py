@@ -82,7 +82,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..dates import DATE_PATTERN
+from ..dates import WRITTEN_DATE
 from ..tokens import reading_len
 
 __all__ = [
@@ -141,7 +141,6 @@ def line_hash(normalised: str) -> bytes:
 MAX_DATED_LINE_CHARS = 120
 #: the most a dated line may say besides its date (:func:`~scrapy_denoise.tokens.reading_len`)
 MAX_DATED_REST = 64
-_DATE = re.compile(DATE_PATTERN, re.IGNORECASE)
 _YEAR = re.compile(r"\d{4}")
 _DIGITS = re.compile(r"\d+")
 
@@ -152,7 +151,7 @@ def dated_frame(normalised: str) -> str | None:
     holds a four-digit year, which rules out most lines before the pattern runs."""
     if len(normalised) > MAX_DATED_LINE_CHARS or _YEAR.search(normalised) is None:
         return None
-    found = _DATE.search(normalised)
+    found = WRITTEN_DATE.search(normalised)
     if found is None:
         return None
     before, after = normalised[: found.start()], normalised[found.end() :]
