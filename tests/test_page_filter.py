@@ -159,6 +159,14 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche",
         "/recherche/",
         "/archivio/2024/03/",
+        "/archive/201902",  # Drupal's archive view: year and month in one segment
+        # paths of dates alone: WordPress's, Blogger's and Jekyll's date archives
+        "/2019/",
+        "/2019/05/",
+        "/2019/05/12/",
+        "/2019/05/page/2/",
+        "/blog/2019/05/",
+        "/en/2019/05/index.html",
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
         "/2024/05/10/harbour-budget/print/",
@@ -180,6 +188,10 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/archives/12345",  # WordPress post id permalink
         "/education/archive/2014/04/plato-to-plumbers/361373/",
         "/leadership/why-tutoring-works/2025/11",
+        "/why-tutoring-works/2025/11",  # dates after a slug: only a bare date path is a list
+        "/for_no_good_reason/2005/01/",  # under a folder of any other name (a blog's)
+        "/2019/05/12345",  # a story id after the month
+        "/2019/05/12/harbour-budget/",
         "/blog/product-feed-specs",
         "/story.php?page=2",  # page 2 of an article
         "/save-wild-horses/index1.htm",  # a content page of an old site (cleaneval)
@@ -442,6 +454,37 @@ def test_a_page_declares_a_collection_only_as_its_own_type(
 def _with_raw_json_ld(html: str, *blobs: str) -> str:
     scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blobs)
     return html.replace("<head>", f"<head>{scripts}")
+
+
+@pytest.mark.parametrize(
+    ("classes", "expected"),
+    [
+        # WordPress's body_class(): archives of each kind, a search, a soft 404, a photo's
+        # attachment page
+        ("archive date wp-theme-colormag", True),
+        ("archive category category-politics category-12", True),
+        ("archive tag tag-budget", True),
+        ("ARCHIVE AUTHOR author-jane", True),
+        ("search search-results", True),
+        ("error404", True),
+        ("attachment single single-attachment postid-139 attachmentid-139", True),
+        # Ghost's tag and author templates, Drupal's taxonomy term pages
+        ("tag-template tag-rust", True),
+        ("author-template author-jane", True),
+        ("path-taxonomy", True),
+        # a post, a page, a custom taxonomy's archive, a word of a theme's own
+        ("post-template-default single single-post postid-7 single-format-standard", False),
+        ("page-template-default page page-id-2", False),
+        ("archive tax-language term-spanish", False),
+        ("archive", False),
+        ("post-template tag-rust", False),  # Ghost: a post tagged rust
+        ("", False),
+    ],
+)
+def test_body_classes_declare_a_list_view(classes: str, expected: bool) -> None:
+    html = _article_html().replace("<body>", f'<body class="{classes}">')
+    assert f'class="{classes}"' in html
+    assert declares_collection(load_document(html, _ARTICLE_URL)) is expected
 
 
 @pytest.mark.parametrize(

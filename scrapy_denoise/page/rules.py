@@ -47,7 +47,7 @@ __all__ = [
 #: at the end is what keeps them precise: ``/tags/python/`` is a tag page but
 #: ``/blog/search-tips/`` and ``/archives/2025/12/16/some-post.html`` are articles, so a
 #: keyword merely *occurring* in the URL is not evidence. Taxonomy words take at most one
-#: term segment after them.
+#: term segment after them. A pattern that starts with ``^/`` matches the whole path.
 DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # site maps and feeds (paper: "sitemap")
     r"sitemap[\w.\-]*",
@@ -71,10 +71,16 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+)?",
     # search pages in those languages
     r"suche|recherche|b(?:u|ú)squeda|pesquisa|zoeken|szukaj|cerca",
-    # archive indexes and their date pages; /archives/123 (a WordPress post id) stays out.
-    # Bare dates are not a pattern: /slug/2025/11 is an article on some sites.
+    # archive indexes and their date pages (Drupal's archive view runs the month on:
+    # /archive/201902); /archives/123 (a WordPress post id) stays out.
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
-    r"(?:/(?:19|20)\d\d(?:/\d\d?){0,2})?",
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d))?",
+    # a path of dates alone, at the site's root or a language's or a blog's: the year,
+    # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
+    # Anchored at the path's start (``^``), as no other pattern is: /slug/2025/11 is an
+    # article on some sites. Of the shared data's pages, only a cleaneval weblog's month
+    # (/for_no_good_reason/2005/01/, a folder of another name) is such a path.
+    r"^/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|blog|news|posts?)/)?(?:19|20)\d\d(?:/\d\d?){0,2}",
     # an article's AMP and print versions: copies of a page the site serves under its own
     # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
