@@ -136,6 +136,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/blog/archives/2015/11/",
         "/page/2/",
         "/blog/page3/",  # Jekyll's paginate_path
+        "/aktuelles/kategorie/vereinsleben/page-2/",  # TYPO3's news paging
         "/tags/python/page2/",
         "/news/index_2.html",
         "/sitemap.xml",
@@ -221,6 +222,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/05/10/amp-stadium-expansion/",  # "amp" and "print" inside slugs
         "/2024/05/10/printing-press-history/",
         "/news/slug.ampere.html",
+        "/2024/05/10/front-page-2/",  # a slug that ends in page-2
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

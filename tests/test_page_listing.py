@@ -66,6 +66,36 @@ def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() 
     assert (f"{SITE}/notices/", "college") not in index.listings()
 
 
+LEADS = [
+    f"Story {n}: the council met on Tuesday to discuss item {n} of the budget, and agreed."
+    for n in range(5)
+]
+
+
+@pytest.mark.parametrize("ellipsis", ["...", "…", " […]", " [...]", "。。。"])
+def test_listing_index_reads_teasers_cut_from_other_articles_first_lines(ellipsis: str) -> None:
+    index = ListingIndex()
+    for n, lead in enumerate(LEADS[:4]):
+        index.add(f"{SITE}/news/{n}", "college", None, ["May 1, 2024 by Jane", lead, SENTENCE])
+    # a channel page whose titles were links: only the teasers are left
+    teasers = [lead[: 40 + n] + ellipsis for n, lead in enumerate(LEADS[:4])]
+    index.add(f"{SITE}/world/", "college", "World", teasers)
+    assert index.listings() == [(f"{SITE}/world/", "college")]
+
+
+def test_teasers_count_only_cut_with_an_ellipsis_and_from_another_article() -> None:
+    index = ListingIndex()
+    for n, lead in enumerate(LEADS[:4]):
+        index.add(f"{SITE}/news/{n}", "college", None, [lead, SENTENCE])
+    # the same starts without an ellipsis: an article quoting others' first lines
+    index.add(f"{SITE}/quotes/", "college", None, [lead[:40] + "." for lead in LEADS[:4]])
+    # a page's own lead, cut, is no other article's teaser
+    index.add(f"{SITE}/news/0", "college", None, [LEADS[0][:40] + "..."] * 4)
+    # a teaser too short to name an article
+    index.add(f"{SITE}/short/", "college", None, [lead[:20] + "..." for lead in LEADS[:4]])
+    assert index.listings() == []
+
+
 def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> None:
     index = ListingIndex()
     # a site's name as the title of many pages names none of them

@@ -29,6 +29,15 @@ A title counts when one page alone has it and it is long enough to name somethin
 (:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
 title of many pages, and "Posts" are nobody's.
 
+A *teaser* counts as a title does: a line that ends in an ellipsis ("...", "…", "[…]")
+and begins as one of another article's first lines does (its first :data:`LEAD_CHARS`
+characters). Lists whose titles are links show only their teasers once extraction has
+dropped the links: a generated DedeCMS county news portal's channel pages (国际, 国内,
+视频: eight teasers cut at 80 characters with "...") and its news channel's first page
+were stored, 5 of its 8 stored noise pages. CMSs cut the teaser from the story's first
+paragraph (WordPress's excerpt, DedeCMS's description, Ghost's), so its start is the
+story's.
+
 :class:`ListingIndex` is this process's memory, bounded whatever the crawl's length: the
 last :data:`MAX_TITLES` titles (about 3 MB) and the lines of the last :data:`WINDOW` pages
 (about 2 MB), a page judged as it leaves the window, by the titles known then.
@@ -44,6 +53,7 @@ from collections.abc import Sequence
 from ..tokens import reading_len
 
 __all__ = [
+    "LEAD_CHARS",
     "MAX_TITLES",
     "MIN_SHARE",
     "MIN_TITLES",
@@ -68,6 +78,12 @@ MAX_LINES = 200
 _MAX_LINE_CHARS = 300
 #: titles remembered, in all sites together (oldest forgotten first)
 MAX_TITLES = 20_000
+#: characters of an article's first lines that a teaser of it must begin with
+LEAD_CHARS = 30
+#: an article's first lines of at least :data:`LEAD_CHARS` characters that are remembered
+_LEAD_LINES = 2
+#: the ellipsis a teaser ends in, with a bracket around it or not
+_ELLIPSIS = re.compile(r"\s*[\[(（]?\s*(?:\.{3}|…|。。。)\s*[\])）]?\s*$")
 #: pages whose lines are remembered until judged
 WINDOW = 5_000
 #: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
@@ -92,6 +108,24 @@ def _key(line: str) -> int:
     return hash(text.casefold()) or 1
 
 
+def _lead_key(line: str) -> int:
+    """The key of a line's first :data:`LEAD_CHARS` characters, 0 for a shorter line."""
+    text = " ".join(line.split())
+    if len(text) < LEAD_CHARS:
+        return 0
+    return hash(text[:LEAD_CHARS].casefold()) or 1
+
+
+def _teaser_key(line: str) -> int:
+    """:func:`_lead_key` of a line that ends in an ellipsis, without it; 0 for any other."""
+    if len(line) > _MAX_LINE_CHARS or not line.rstrip().endswith(
+        ("...", "…", "。", "]", ")", "）")
+    ):
+        return 0
+    cut = _ELLIPSIS.sub("", line)
+    return _lead_key(cut) if cut != line else 0
+
+
 def is_listing(other_titles: Sequence[bool]) -> bool:
     """The rule (module docstring), given for each of the page's lines whether it is
     another article's title, each title counted once."""
@@ -110,13 +144,18 @@ class ListingIndex:
     pages, each page judged as it leaves the window by the titles known then (a list page
     is fetched a little before the articles it links to, not thousands of pages before)."""
 
-    __slots__ = ("_found", "_titles", "_window")
+    __slots__ = ("_found", "_leads", "_titles", "_window")
 
     def __init__(self) -> None:
         # (site, title key) -> the one URL titled so (None: several are), oldest first
         self._titles: OrderedDict[tuple[str, int], str | None] = OrderedDict()
-        # (URL, site) -> its lines' keys (0 for a line that cannot be a title), oldest first
-        self._window: OrderedDict[tuple[str, str], array[int]] = OrderedDict()
+        # (site, lead key) -> the one URL whose first lines begin so, oldest first
+        self._leads: OrderedDict[tuple[str, int], str | None] = OrderedDict()
+        # (URL, site) -> its lines' keys (0 for a line that cannot be a title) and its
+        # teaser lines' keys (None for a page without any), oldest first
+        self._window: OrderedDict[tuple[str, str], tuple[array[int], array[int] | None]] = (
+            OrderedDict()
+        )
         # listings judged as they left the window, in the order met
         self._found: dict[tuple[str, str], None] = {}
 
@@ -125,13 +164,23 @@ class ListingIndex:
         page = (url, site)
         if page in self._window:
             return
-        self._window[page] = array("q", [_key(line) for line in lines[:MAX_LINES]])
+        read = lines[:MAX_LINES]
+        teasers = array("q", [_teaser_key(line) for line in read])
+        self._window[page] = (
+            array("q", [_key(line) for line in read]),
+            teasers if any(teasers) else None,
+        )
         if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
-            titles = self._titles
-            named = (site, key)
-            titles[named] = url if titles.get(named, url) == url else None
-            if len(titles) > MAX_TITLES:
-                titles.popitem(last=False)
+            _remember(self._titles, (site, key), url, MAX_TITLES)
+        leads = 0
+        for line, teaser in zip(read, teasers, strict=True):
+            if leads == _LEAD_LINES:
+                break
+            # a teaser is a cut of another page's lead, not the page's own: a list of them
+            # would otherwise share the leads it shows, and name no article
+            if not teaser and (key := _lead_key(line)):
+                _remember(self._leads, (site, key), url, MAX_TITLES)
+                leads += 1
         if len(self._window) > WINDOW:
             # OrderedDict: popping the oldest of a dict scans its deleted slots (0.5 ms)
             oldest, keys = self._window.popitem(last=False)
@@ -146,11 +195,26 @@ class ListingIndex:
                 found[page] = None
         return list(found)
 
-    def _judge(self, page: tuple[str, str], keys: array[int]) -> bool:
+    def _judge(self, page: tuple[str, str], keys: tuple[array[int], array[int] | None]) -> bool:
         url, site = page
         titles = self._titles
-        others = [titles.get((site, k)) not in (None, url) for k in keys]
-        return is_listing(_distinct(keys, others))
+        line_keys, teasers = keys
+        others = [titles.get((site, k)) not in (None, url) for k in line_keys]
+        if teasers is not None:
+            leads = self._leads
+            for i, k in enumerate(teasers):
+                if k and leads.get((site, k)) not in (None, url):
+                    others[i] = True
+        return is_listing(_distinct(line_keys, others))
+
+
+def _remember(
+    known: OrderedDict[tuple[str, int], str | None], named: tuple[str, int], url: str, most: int
+) -> None:
+    """Note that ``url`` has the title (or lead) ``named``: None once several URLs have it."""
+    known[named] = url if known.get(named, url) == url else None
+    if len(known) > most:
+        known.popitem(last=False)
 
 
 def _distinct(keys: Sequence[int], others: list[bool]) -> list[bool]:

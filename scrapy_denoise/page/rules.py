@@ -87,10 +87,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # beside its 30 articles. No page of the shared data has such a URL.
     r"amp|print(?:able|[-_]?version|er[-_]friendly)?",
     r"[^/]+\.amp(?:\.html?)?",
-    # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, Chinese CMS index_2.html;
-    # not Pelican's index2.html: old static sites number their content pages so), and
-    # German's, Spanish's and Italian's, Polish's, Turkish's word for the page
-    r"(?:page|seite|pagina|strona|sayfa)/?\d+",
+    # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, TYPO3's /page-2/,
+    # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
+    # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's word
+    # for the page
+    r"(?:page|seite|pagina|strona|sayfa)[-_/]?\d+",
     r"index_\d+\.s?html?",
 )
 
