@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .article import Article
 from .dates import url_date
 from .document import Document, load_document, text_chars
+from .first_pages import FirstPage, FirstPages
 from .language import detect_language
 from .metadata import extract_metadata, names_site
 from .methods import Method, create_method
@@ -79,6 +80,11 @@ class Denoiser:
         self._closed = False
         if store is not False and (opts.templates or opts.line_stats):
             self._learner = self._open_learner(store)
+        self._first_pages = (
+            FirstPages(opts.revisit_first)
+            if opts.revisit_first and self._learner is not None and opts.line_stats
+            else None
+        )
 
     def _open_learner(self, store: str | os.PathLike[str] | Store | bool | None) -> SiteLearner:
         from .learning import SiteLearner
@@ -253,11 +259,22 @@ class Denoiser:
         looking at a page (``scrapy-denoise extract`` or ``report`` on a crawl's store)
         leaves the crawl's numbers as they were.
         """
-        return self.extract_document(self.load(body, url, headers), learn=learn)
+        return self.extract_document(
+            self.load(body, url, headers), learn=learn, body=body, headers=headers
+        )
 
     def extract_document(
-        self, doc: Document, *, learn: bool = True, verdict: PageVerdict | None = None
+        self,
+        doc: Document,
+        *,
+        learn: bool = True,
+        verdict: PageVerdict | None = None,
+        body: bytes | str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Article:
+        """:meth:`extract` on a page already loaded (:meth:`load`). ``body`` and
+        ``headers``, what ``doc`` was loaded from, are kept for :meth:`revisit` with
+        ``DenoiseOptions.revisit_first``."""
         self._check_open()
         opts = self.options
         learner = self._learner
@@ -292,6 +309,11 @@ class Denoiser:
             learner.record_fingerprint(doc.url, site, fingerprint, counted)
             if not verdict.is_noise and duplicate_of is None:
                 learner.note_passed(doc.url, site, meta.title, lines)
+                if body is not None and self._first_pages is not None:
+                    self._first_pages.keep(
+                        FirstPage(doc.url, body, headers, verdict, hash(text)),
+                        learner.pages_learned(site),
+                    )
         return Article(
             url=doc.url,
             text=text,
@@ -308,6 +330,28 @@ class Denoiser:
             duplicate_of=duplicate_of,
             identity=identity,
         )
+
+    def revisit(self) -> list[Article]:
+        """The articles of the first pages of each site (``DenoiseOptions.revisit_first``),
+        extracted again with what their sites learned since, where that changed their
+        text; the pages are forgotten. Nothing is learned from them a second time.
+
+        A crawl calls this at its end and rewrites those rows (:mod:`.first_pages` has
+        why). A page that fails now is logged and left out: its first extraction stands.
+        """
+        self._check_open()
+        pages = self._first_pages.take() if self._first_pages is not None else []
+        changed = []
+        for page in pages:
+            try:
+                doc = self.load(page.body, page.url, page.headers)
+                article = self.extract_document(doc, learn=False, verdict=page.verdict)
+            except Exception:
+                logger.exception("extracting %s again failed; its first text stands", page.url)
+                continue
+            if hash(article.text) != page.text_hash:
+                changed.append(article)
+        return changed
 
     def noise_pages_passed(self) -> list[tuple[str, str]]:
         """(URL, reason) of the pages this denoiser let through that the evidence of every

@@ -356,6 +356,12 @@ class SiteLearner:
             self._dated_site(site)
             self._dated[site] += n
 
+    def pages_learned(self, site: str) -> int:
+        """The pages the site's line statistics have counted (RC), this process's and the
+        store's."""
+        with self._lock:
+            return self._site(site).lines.pages_processed
+
     def dated(self, site: str) -> int:
         """:meth:`count_dated`'s count for the site so far, starting from its stored
         articles with a date (up to :data:`MIN_DATED`, read once per site). Without them

@@ -52,6 +52,10 @@ class DenoiseOptions:
     flush_every: int = 50
     #: name of this process's template batch (several processes learn the same site)
     owner: str = "default"
+    #: keep the article pages ``extract`` learns from while their site has learned from
+    #: fewer than this many pages, for :meth:`~scrapy_denoise.Denoiser.revisit` to extract
+    #: them again with what the site learned after them (:mod:`.first_pages`); 0: keep none
+    revisit_first: int = 0
 
     def __post_init__(self) -> None:
         # Without these checks a wrong value was accepted here and failed much later: a
@@ -60,7 +64,7 @@ class DenoiseOptions:
         # built. Each check is an isinstance or a dict lookup: options stay cheap to build.
         _check_type("method", self.method, str, "a str")
         check_method_name(self.method)
-        _check_positive_int("max_bytes", self.max_bytes)
+        _check_int("max_bytes", self.max_bytes)
         for name in ("templates", "line_stats", "keep_headline", "skip_noise_pages"):
             _check_type(name, getattr(self, name), bool, "True or False")
         prefixes = self.site_prefixes
@@ -83,7 +87,8 @@ class DenoiseOptions:
         if self.page_model is not None:
             _check_type("page_model", self.page_model, str, "a str, a path or None")
         check_method_params(self.method_params)
-        _check_positive_int("flush_every", self.flush_every)
+        _check_int("flush_every", self.flush_every)
+        _check_int("revisit_first", self.revisit_first, minimum=0)
         _check_type("owner", self.owner, str, "a str")
         if not self.owner:
             raise ValueError("DenoiseOptions.owner must not be empty")
@@ -96,12 +101,12 @@ def _check_type(name: str, value: object, expected: type, described: str) -> Non
         )
 
 
-def _check_positive_int(name: str, value: object) -> None:
+def _check_int(name: str, value: object, *, minimum: int = 1) -> None:
     # bool is an int subclass: max_bytes=True would mean one byte; numpy's ints are
     # Integral without being int
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(
             f"DenoiseOptions.{name} must be an int, got {type(value).__name__} {value!r}"
         )
-    if value < 1:
-        raise ValueError(f"DenoiseOptions.{name} must be at least 1, got {value}")
+    if value < minimum:
+        raise ValueError(f"DenoiseOptions.{name} must be at least {minimum}, got {value}")

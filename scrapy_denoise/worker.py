@@ -284,7 +284,9 @@ class CoreHost:
         if doc is None:
             doc = denoiser.load(body, url, headers)
         skip = bool(self._redelivered) and self._already_learned(url)
-        article = denoiser.extract_document(doc, verdict=verdict, learn=not skip)
+        article = denoiser.extract_document(
+            doc, verdict=verdict, learn=not skip, body=body, headers=headers
+        )
         if article.identity is not None:
             _remember(self._identities, url, article.identity, _IDENTITY_CACHE_SIZE)
         return article, skip
@@ -307,6 +309,25 @@ class CoreHost:
                     identity=(r.identity or self._identities.get(r.url)) if dedupe else None,
                 )
                 for r in records
+            ]
+        )
+
+    def revise_first_pages(self, min_text_chars: int) -> list[str]:
+        """Extract the first pages of each site again (:meth:`~.denoiser.Denoiser.revisit`)
+        and rewrite the stored text of those it changed; the URLs of the rows rewritten. A
+        text now under ``min_text_chars`` is not written: its row keeps the first one."""
+        from .article import too_short
+
+        denoiser = self._core()
+        articles = denoiser.revisit()
+        if self.store is None:
+            return []
+        keep_headline = denoiser.options.keep_headline
+        return self.store.revise_texts(
+            [
+                (a.url, a.text)
+                for a in articles
+                if not too_short(a, min_text_chars, keep_headline=keep_headline)
             ]
         )
 

@@ -410,3 +410,64 @@ def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path
     assert set(first_site_pages) <= {f"/{name}/" for name in _UNNAMED_SITE_PAGES}
     assert rows[1] == rows[2] == sorted(stories)
     assert withdrawn == [0, len(first_site_pages), 0]
+
+
+#: a line under every post, in the post's own block: only what the site's learning knows
+#: tells it from the post (a template from the first batch of 10 pages on)
+_SIGN_OFF = "Thanks for reading the Thornbank plot diary, and see you at the allotment next week"
+
+
+def _diary_site(root: Path, posts: int) -> None:
+    """``posts`` dated posts of varied text, each ending in :data:`_SIGN_OFF`, listed on
+    the home page."""
+    import random
+
+    rng = random.Random(9)
+    words = ["rhubarb", "potatoes", "beans", "shed", "compost", "frost", "courgettes", "hedge"]
+    words += ["manure", "onions", "leeks", "carrots", "greenhouse", "seedlings", "slugs", "rain"]
+
+    def write(path: str, title: str, body: str) -> None:
+        page = root / path / "index.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(
+            f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title></head>"
+            f"<body><main>{body}</main></body></html>"
+        )
+
+    links = "".join(f'<li><a href="/posts/day-{i}/">Day {i}</a></li>' for i in range(posts))
+    write("", "Plot diary", f"<h1>Plot diary</h1><ul>{links}</ul>")
+    for i in range(posts):
+        story = "".join(
+            "<p>" + " ".join(rng.choice(words) for _ in range(40)).capitalize() + ".</p>"
+            for _ in range(3)
+        )
+        date = f'<time datetime="2024-{1 + i // 28:02d}-{1 + i % 28:02d}">day {i}</time>'
+        write(
+            f"posts/day-{i}",
+            f"Day {i}",
+            f"<article><h1>Day {i}</h1><p>By Ruth, {date}</p>{story}<p>{_SIGN_OFF}.</p></article>",
+        )
+
+
+def test_a_crawl_rewrites_at_its_end_the_rows_stored_before_their_site_was_learned(
+    tmp_path: Path,
+) -> None:
+    """``DENOISE_REVISIT_FIRST``: the first posts are extracted before the sign-off line is
+    known as the site's (9 of 40 rows kept it), and the crawl extracts them again when it
+    closes and rewrites their rows. Switched off, the rows keep it."""
+    _diary_site(tmp_path / "www", 40)
+    kept: dict[int, int] = {}
+    with serve(tmp_path / "www") as base_url:
+        for revisit in (40, 0):
+            db_url = f"sqlite:///{tmp_path / f'diary-{revisit}.sqlite3'}"
+            settings = {"DENOISE_DATABASE_URL": db_url, "DENOISE_REVISIT_FIRST": revisit}
+            run = run_crawl(base_url + "/", tmp_path, settings)
+            run.check_finished()
+            articles = read_articles(db_url)
+            assert len(articles) == 40
+            kept[revisit] = sum(_SIGN_OFF in a.text for a in articles)
+            if revisit:
+                assert run.stats.get("denoise/store/revised", 0) >= 5
+                assert "rewrote the text of" in run.log
+    print(f"\n  rows that kept the sign-off line: {kept}")
+    assert kept[0] >= 5 and kept[40] == 0

@@ -58,11 +58,10 @@ from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 
-from ..document import text_chars
+from ..article import too_short
 from ..page.verdict import PageVerdict
 from ..store import DAMAGED_SHARE, StoreDataError
 from ..store.records import ArticleRecord
-from ..tokens import reading_len
 from ..worker import first_line
 from .logstats import count_warnings, page_stat
 from .runtime import DenoiseRuntime, DenoiseUnavailable, close_spider
@@ -154,22 +153,6 @@ def _default_names_renamed(adapter: ItemAdapter, fields: Mapping[str, str]) -> l
     ]
 
 
-def _too_short(text: str, minimum: int) -> bool:
-    """Fewer than ``minimum`` non-whitespace characters, a CJK character counting three: a
-    Chinese character is a word or half of one, an English word five or six characters with
-    its space. Counted plainly, short Chinese posts fell under the 100 of
-    DENOISE_MIN_TEXT_CHARS that their English equivalents pass: on zjuvai-blog a poem (47
-    characters) and a notice (53) were dropped; weighted they count 129 and 149, while the
-    image-only posts, whose text is their title alone (10 and 25 characters, 30 and 61
-    weighted), are still dropped. Chosen on that site; no held-out site has short Chinese
-    posts to check it on."""
-    chars = text_chars(text)
-    if chars >= minimum or not text or text.isascii():
-        return chars < minimum
-    # the CJK characters' extra weight, as reading_len counts it
-    return chars + reading_len(text) - len(text) < minimum
-
-
 #: what the crawl's last look took a withdrawn row for, by reason (the log line)
 _WITHDRAWN_AS = {"navigation_page": "site page", "listing": "list page"}
 
@@ -250,12 +233,7 @@ class DenoisePipeline:
             self.stats.inc_value("denoise/items/dropped_duplicate")
             raise _drop(f"same article as {article.duplicate_of}: {url}", "INFO")
         self._fill(adapter, article, verdict is None)
-        # the headline counts whether or not the text keeps it (DENOISE_KEEP_HEADLINE): a
-        # short post is as long either way
-        counted = article.text
-        if not self.keep_headline and article.title:
-            counted = f"{article.title}\n{counted}"
-        if _too_short(counted, self.min_text_chars):
+        if too_short(article, self.min_text_chars, keep_headline=self.keep_headline):
             self.stats.inc_value("denoise/items/dropped_short_text")
             raise _drop(
                 f"extracted text under DENOISE_MIN_TEXT_CHARS={self.min_text_chars}: {url}",
@@ -402,7 +380,32 @@ class StorePipeline:
                 len(self._pending),
                 extra={"spider": self.crawler.spider},
             )
+        await self._revise_first_pages()
         await self._withdraw_noise_pages()
+
+    async def _revise_first_pages(self) -> None:
+        """Rewrite the stored text of each site's first articles, extracted again with
+        what the whole crawl learned (``DENOISE_REVISIT_FIRST``), once the last articles
+        are written. A failure leaves those rows as the crawl first stored them."""
+        try:
+            revised = await self.runtime.revise_first_pages()
+        except Exception as exc:
+            self.stats.inc_value("denoise/errors/revise")
+            logger.warning(
+                "could not rewrite the first articles with what the crawl learned: %s: %s",
+                type(exc).__name__,
+                first_line(exc),
+                extra={"spider": self.crawler.spider},
+            )
+            return
+        if revised:
+            self.stats.inc_value("denoise/store/revised", len(revised))
+            logger.info(
+                "rewrote the text of %d articles stored before their site's boilerplate was "
+                "learned",
+                len(revised),
+                extra={"spider": self.crawler.spider},
+            )
 
     async def _withdraw_noise_pages(self) -> None:
         """Delete the rows of the noise pages the crawl let through before the pages after

@@ -424,6 +424,19 @@ class DenoiseRuntime:
         )
         return counts
 
+    async def revise_first_pages(self) -> list[str]:
+        """Extract the first article pages of each site again with what the whole crawl
+        learned, and rewrite the stored text they changed (``DENOISE_REVISIT_FIRST``); the
+        URLs of the rows rewritten. Nothing when the core was never opened, or given up."""
+        if self._opening is None or self._closed:
+            return []
+        try:
+            await self._wait(self._opening)
+        except (DenoiseUnavailable, CoreProcessDied):
+            return []
+        revised: list[str] = await self._run("revise_first_pages", self.config.min_text_chars)
+        return revised
+
     async def withdraw_noise_pages(self) -> list[tuple[str, str]]:
         """Delete the stored articles of the pages this crawl let through that the evidence
         of every page the core classified and extracted judges noise pages by now

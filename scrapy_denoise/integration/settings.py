@@ -424,6 +424,20 @@ class DenoiseConfig:
             "bool",
         ),
     )
+    revisit_first: int = field(
+        default=40,
+        metadata=_doc(
+            "Extract again, when the spider closes, the article pages of each site that "
+            "the site's learning had counted fewer than this many pages with, and rewrite "
+            "their stored text where what the whole crawl learned changes it (stat "
+            "``denoise/store/revised``): a new site's first articles are extracted before "
+            "its templates and recurring lines are known, and kept its sidebar and share "
+            "lines until a re-crawl. The bodies wait in memory, 64 MB at most in all. "
+            "``0`` switches it off.",
+            "int",
+            minimum=0,
+        ),
+    )
     store_batch: int = field(
         default=50,
         metadata=_doc(
@@ -517,6 +531,8 @@ class DenoiseConfig:
     def options(self) -> DenoiseOptions:
         """The core's options; a value they refuse names its setting."""
         values = {option: getattr(self, name) for option, name in _OPTION_FIELDS.items()}
+        if not (self.store_enabled and self.database_url and self.extract_enabled):
+            values["revisit_first"] = 0  # no row to rewrite: keep no page for it
         return _build(
             DenoiseOptions,
             {**values, "rules": self.rules()},
@@ -562,6 +578,7 @@ _OPTION_FIELDS: dict[str, str] = {
     "method_params": "method_params",
     "flush_every": "flush_every",
     "owner": "owner",
+    "revisit_first": "revisit_first",
 }
 
 

@@ -361,6 +361,43 @@ class Store:
 
         return self._run(work, write=True, what="save")
 
+    def revise_texts(self, revisions: Sequence[tuple[str, str]]) -> list[str]:
+        """Rewrite the text of stored articles, (URL, new text) each, where it differs; the
+        URLs whose row changed. A URL with no row gets none: the crawl extracts its first
+        pages again (:meth:`~scrapy_denoise.Denoiser.revisit`) whether or not a pipeline
+        stored them, and a row it did not store, or deleted, stays so. The row's other
+        columns, its identity among them (a hash of the text before site learning), stay."""
+        revisions = list(revisions)
+        if not revisions:
+            return []
+
+        def run(conn: Connection) -> list[str]:
+            revised = []
+            now = utcnow()
+            for url, text in revisions:
+                key = text_hash(stored_url(url))
+                row = conn.execute(
+                    select(_ARTICLES.c.title, _ARTICLES.c.text)
+                    .where(_ARTICLES.c.url_hash == key)
+                    .with_for_update()
+                ).first()
+                cleaned = _clean(text)
+                if row is None or row.text == cleaned:
+                    continue
+                conn.execute(
+                    update(_ARTICLES)
+                    .where(_ARTICLES.c.url_hash == key)
+                    .values(
+                        text=cleaned,
+                        content_hash=fit_hash(content_hash(row.title, text)),
+                        updated_at=now,
+                    )
+                )
+                revised.append(url)
+            return revised
+
+        return self._run(run, write=True, what="save")
+
     def withdraw_article(self, url: str) -> bool:
         """Delete the article stored under ``url`` (as :func:`stored_url` keys it), when
         there is one: a later visit judged the page no article. True if a row went."""
