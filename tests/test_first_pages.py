@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from scrapy_denoise import Denoiser, DenoiseOptions
+from scrapy_denoise import DenoiseOptions, Denoiser
 from scrapy_denoise import first_pages as first_pages_module
 from scrapy_denoise.first_pages import FirstPage, FirstPages
 from scrapy_denoise.page.verdict import PageVerdict
@@ -16,10 +16,30 @@ SITE = "https://garden.example"
 #: a line under every post, in the post's own block: only what the site's learning knows
 #: tells it from the post (a template from the first batch of 10 pages on)
 SIGN_OFF = "Thanks for reading the Thornbank plot diary, and see you at the allotment next week"
-_WORDS = (
-    "rhubarb potatoes beans shed compost frost courgettes hedge manure onions leeks carrots "
-    "greenhouse seedlings slugs netting rain mulch wheelbarrow chutney neighbour committee"
-).split()
+_WORDS = [
+    "rhubarb",
+    "potatoes",
+    "beans",
+    "shed",
+    "compost",
+    "frost",
+    "courgettes",
+    "hedge",
+    "manure",
+    "onions",
+    "leeks",
+    "carrots",
+    "greenhouse",
+    "seedlings",
+    "slugs",
+    "netting",
+    "rain",
+    "mulch",
+    "wheelbarrow",
+    "chutney",
+    "neighbour",
+    "committee",
+]
 
 
 def _post(n: int) -> str:
