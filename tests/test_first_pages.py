@@ -137,7 +137,9 @@ def test_revise_texts_rewrites_stored_rows_only() -> None:
         )
         assert revised == [f"{SITE}/a/"]
         with store.engine.connect() as conn:
-            rows = dict(conn.exec_driver_sql("SELECT url, text FROM articles").fetchall())
+            rows: dict[str, str] = dict(
+                conn.exec_driver_sql("SELECT url, text FROM articles").fetchall()
+            )
         assert rows == {f"{SITE}/a/": "old", f"{SITE}/b": "same"}
         # the rewritten row is unchanged to a later upsert of the same article
         counts = store.upsert_articles(
