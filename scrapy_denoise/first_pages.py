@@ -24,10 +24,13 @@ from dataclasses import dataclass
 
 from .page.verdict import PageVerdict
 
-__all__ = ["MAX_BYTES", "FirstPage", "FirstPages"]
+__all__ = ["CRAWL_REVISIT_FIRST", "MAX_BYTES", "FirstPage", "FirstPages"]
 
 #: bodies kept at most, in all sites together (characters of a ``str`` body)
 MAX_BYTES = 64 * 1024 * 1024
+#: a crawl's default ``revisit_first`` (``DENOISE_REVISIT_FIRST``): past the 10 pages of a
+#: site's first template batch and the 22 a line must be on to go
+CRAWL_REVISIT_FIRST = 40
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,9 @@ article pages against their ground truth, under these configurations:
 * ``headline dropped``: the first crawl with ``keep_headline=False``, as the crawl runs it
   by default, its store keeping the title beside the text (the sites' truth, their posts'
   own source, has no headline);
+* ``as a crawl runs it``: that, and the site's first pages extracted again at the end
+  with what the whole replay learned (``revisit_first``, ``DENOISE_REVISIT_FIRST``), as the
+  crawl rewrites their rows when the spider closes;
 * ``peer`` rows: trafilatura and readability-lxml on the same article pages (same decoded
   ``str`` as the extraction table gives them), when installed: the whole-site rows are
   only worth the learning they do if they stand against what a user would run instead.
@@ -48,6 +51,7 @@ import lxml.html
 
 from ..denoiser import Denoiser
 from ..encoding import decode
+from ..first_pages import CRAWL_REVISIT_FIRST
 from ..methods.linestats import keep_limit
 from ..options import DenoiseOptions
 from .datasets import SitePage, iter_site_pages, site_zip
@@ -88,6 +92,7 @@ class SiteConfig:
     line_stats: bool = True
     skip_noise_pages: bool = True
     keep_headline: bool = True
+    revisit_first: int = 0
 
     def options(self, method: str) -> DenoiseOptions:
         return DenoiseOptions(
@@ -96,6 +101,7 @@ class SiteConfig:
             line_stats=self.line_stats,
             skip_noise_pages=self.skip_noise_pages,
             keep_headline=self.keep_headline,
+            revisit_first=self.revisit_first,
         )
 
 
@@ -107,6 +113,12 @@ CONFIGS: tuple[SiteConfig, ...] = (
     SiteConfig("1st crawl: line stats only", "first", templates=False),
     SiteConfig("1st crawl: learn from every page", "first", skip_noise_pages=False),
     SiteConfig("1st crawl: headline dropped", "first", keep_headline=False),
+    SiteConfig(
+        "1st crawl: as a crawl runs it",
+        "first",
+        keep_headline=False,
+        revisit_first=CRAWL_REVISIT_FIRST,
+    ),
     SiteConfig("re-crawl: templates + lines", "recrawl"),
     SiteConfig("re-crawl: templates only", "recrawl", line_stats=False),
     SiteConfig("re-crawl: line stats only", "recrawl", templates=False),
@@ -227,6 +239,7 @@ def run_site(
         store: bool | None = False if config.mode == "single" else None
         with Denoiser(options=options, store=store) as denoiser:
             denoiser.preload()
+            texts: dict[str, tuple[SitePage, str]] = {}
             for page in pages:
                 cpu = time.process_time()
                 article = denoiser.extract(page.html, _url(page), learn=True)
@@ -234,10 +247,18 @@ def run_site(
                 is_noise = article.verdict is not None and article.verdict.is_noise
                 if page.kind == "article":
                     row.article_cpu += cpu
-                    score(page, article.text)
+                    texts[article.url] = (page, article.text)
                     row.articles_rejected += is_noise
                 else:
                     row.noise_caught += is_noise
+            # the crawl's close: the first pages again (none unless revisit_first)
+            cpu = time.process_time()
+            for article in denoiser.revisit():
+                if article.url in texts:
+                    texts[article.url] = (texts[article.url][0], article.text)
+            row.article_cpu += time.process_time() - cpu
+            for page, text in texts.values():
+                score(page, text)
             _read_state(row, denoiser)
     row.seconds = time.perf_counter() - started
     return row

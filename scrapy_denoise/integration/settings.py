@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from scrapy.settings import BaseSettings
 
 from ..document import DEFAULT_MAX_BYTES
+from ..first_pages import CRAWL_REVISIT_FIRST
 from ..methods import UnknownMethodError, check_method_name, create_method
 from ..options import DenoiseOptions
 from ..page.model import PageSvm
@@ -425,7 +426,7 @@ class DenoiseConfig:
         ),
     )
     revisit_first: int = field(
-        default=40,
+        default=CRAWL_REVISIT_FIRST,
         metadata=_doc(
             "Extract again, when the spider closes, the article pages of each site that "
             "the site's learning had counted fewer than this many pages with, and rewrite "
