@@ -342,8 +342,11 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: a page whose JSON-LD declares it a ``CollectionPage``, "
             "``SearchResultsPage`` or ``ProfilePage`` (archive, category, tag, search and "
-            "author pages, as SEO plugins mark them) and declares no article is noise "
-            "(``declared_collection``). ``False`` switches the rule off.",
+            "author pages, as SEO plugins mark them) and declares no article, or whose "
+            "``<body>`` classes name a list view (WordPress's ``archive date``, "
+            "``search-results``, ``single-attachment``, ...; Ghost's ``tag-template``; "
+            "Drupal's ``path-taxonomy``), is noise (``declared_collection``). ``False`` "
+            "switches the rule off.",
             "bool",
         ),
     )

@@ -13,7 +13,7 @@ held out; the SVM rows are. Every rule can be switched off by setting its thresh
 ``None`` (patterns: an empty tuple; ``declared_collection``: ``False``).
 
 Two rules are not the paper's: ``declared_collection``, a page that names itself a list in
-its JSON-LD (:func:`~.classifier.declares_collection`), which no layout threshold can
+its JSON-LD or its ``<body>`` classes (:func:`~.classifier.declares_collection`), which no layout threshold can
 say as surely; and ``site_page``, a URL whose last segment names a site's own page
 (``/about/``, ``/privacy-policy``: :data:`DEFAULT_SITE_PAGES`).
 """
@@ -214,8 +214,8 @@ class PageRules:
     #: link text / non-link text above this: noise (paper rule 6)
     max_link_text_ratio: float | None = 10.0
     #: the page declares itself a list in its JSON-LD (``CollectionPage``,
-    #: ``SearchResultsPage``, ``ProfilePage``) and declares no article
-    #: (:func:`~.classifier.declares_collection`)
+    #: ``SearchResultsPage``, ``ProfilePage``) and declares no article, or in the classes
+    #: its CMS writes on ``<body>`` (:func:`~.classifier.declares_collection`)
     declared_collection: bool = True
     #: a regex of the last path segments that name a site's own pages (``site_page``; see
     #: ``DEFAULT_SITE_PAGES``); None switches the rule off
@@ -331,8 +331,8 @@ def apply_rules(
 
 
 def declaration_rule(collection: bool, rules: PageRules) -> PageVerdict | None:
-    """``declared_collection``: the page says in its JSON-LD that it is a list of other
-    pages and not an article (``collection``, from :func:`~.classifier.declares_collection`)."""
+    """``declared_collection``: the page says in its JSON-LD or its ``<body>`` classes that
+    it is a list of other pages and not an article (``collection``, from :func:`~.classifier.declares_collection`)."""
     if collection and rules.declared_collection:
         return PageVerdict(True, 1.0, "declared_collection")
     return None
