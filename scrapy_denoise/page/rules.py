@@ -13,8 +13,8 @@ held out; the SVM rows are. Every rule can be switched off by setting its thresh
 ``None`` (patterns: an empty tuple; ``declared_collection``: ``False``).
 
 Two rules are not the paper's: ``declared_collection``, a page that names itself a list in
-its JSON-LD or its ``<body>`` classes (:func:`~.classifier.declares_collection`), which no layout threshold can
-say as surely; and ``site_page``, a URL whose last segment names a site's own page
+its JSON-LD or its ``<body>`` classes (:func:`~.classifier.declares_collection`), which no
+layout threshold can say as surely; and ``site_page``, a URL whose last segment names a site's own page
 (``/about/``, ``/privacy-policy``: :data:`DEFAULT_SITE_PAGES`).
 """
 
@@ -332,7 +332,8 @@ def apply_rules(
 
 def declaration_rule(collection: bool, rules: PageRules) -> PageVerdict | None:
     """``declared_collection``: the page says in its JSON-LD or its ``<body>`` classes that
-    it is a list of other pages and not an article (``collection``, from :func:`~.classifier.declares_collection`)."""
+    it is a list of other pages and not an article (``collection``, from
+    :func:`~.classifier.declares_collection`)."""
     if collection and rules.declared_collection:
         return PageVerdict(True, 1.0, "declared_collection")
     return None
