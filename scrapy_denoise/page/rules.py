@@ -14,8 +14,8 @@ held out; the SVM rows are. Every rule can be switched off by setting its thresh
 
 Two rules are not the paper's: ``declared_collection``, a page that names itself a list in
 its JSON-LD or its ``<body>`` classes (:func:`~.classifier.declares_collection`), which no
-layout threshold can say as surely; and ``site_page``, a URL whose last segment names a site's own page
-(``/about/``, ``/privacy-policy``: :data:`DEFAULT_SITE_PAGES`).
+layout threshold can say as surely; and ``site_page``, a URL whose last segment names a
+site's own page (``/about/``, ``/privacy-policy``: :data:`DEFAULT_SITE_PAGES`).
 """
 
 from __future__ import annotations
