@@ -469,5 +469,7 @@ def test_a_crawl_rewrites_at_its_end_the_rows_stored_before_their_site_was_learn
             if revisit:
                 assert run.stats.get("denoise/store/revised", 0) >= 5
                 assert "rewrote the text of" in run.log
+                # before the crawl's summary line, which counts them
+                assert "rewritten with what the crawl learned" in run.log
     print(f"\n  rows that kept the sign-off line: {kept}")
     assert kept[0] >= 5 and kept[40] == 0

@@ -89,6 +89,7 @@ def summary(stats: dict[str, Any], *, not_stored: str | None = None) -> str:
             ("rejected by the database", "denoise/store/rejected"),
             ("not written", "denoise/store/lost"),
             ("deleted (now noise pages)", "denoise/store/withdrawn"),
+            ("rewritten with what the crawl learned", "denoise/store/revised"),
         )
         if (n := int(stats.get(key, 0)))
     )

@@ -369,9 +369,11 @@ class StorePipeline:
             )
 
     async def close_spider(self, spider: Spider | None = None) -> None:
-        """Write what is left. Scrapy 2.13 calls this without awaiting a coroutine (its
-        last batch, up to ``DENOISE_STORE_BATCH`` articles, was never written: 200 of 245
-        rows), so there :func:`_deferred_close_spider` stands in for it."""
+        """Write what is left, then rewrite each site's first articles
+        (``DENOISE_REVISIT_FIRST``) and delete the rows of the noise pages the crawl let
+        through (``DENOISE_STORE_WITHDRAW``). Scrapy 2.13 calls this without awaiting a
+        coroutine (its last batch, up to ``DENOISE_STORE_BATCH`` articles, was never
+        written: 200 of 245 rows), so there :func:`_deferred_close_spider` stands in for it."""
         await self._flush()
         if self._pending:
             self.stats.inc_value("denoise/store/lost", len(self._pending))
