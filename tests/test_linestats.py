@@ -192,6 +192,11 @@ def test_a_dated_lines_frame_is_what_comes_before_its_date_digits_masked() -> No
         is None
     )
     assert dated_frame("发布时间：2019-05-18") == "发布时间："
+    # a byline's frame is the same whoever signs it
+    assert dated_frame("By City Clerk, 28 October, 2024") == "by n,"
+    assert dated_frame("By Communications Office, 18 November, 2022") == "by n,"
+    assert dated_frame("Posted by Jane Roe on May 5, 2024") == "posted by n on"
+    assert dated_frame("By JANE ROE | May 5, 2024") == "by n |"
 
 
 def test_dated_meta_lines_count_by_their_frame_and_go_once_frequent() -> None:
