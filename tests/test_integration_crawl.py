@@ -298,6 +298,15 @@ def test_database_down_closes_spider_before_crawling(demo_site: DemoSite, tmp_pa
     assert "s3cretpw" not in run.log
 
 
+def _write_page(folder: Path, title: str, body: str) -> None:
+    """``folder/index.html``: a UTF-8 page titled ``title`` around ``body``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(
+        f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title></head>"
+        f"<body>{body}</body></html>"
+    )
+
+
 def _town_site(root: Path) -> None:
     """Twelve dated stories under ``/posts/SLUG/`` (no date in the URL), each with its AMP
     and print version (copies the URL rule keeps out), and eight undated site pages linked
@@ -321,13 +330,11 @@ def _town_site(root: Path) -> None:
     )
 
     def write(path: str, title: str, body: str) -> None:
-        page = root / path / "index.html"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(
-            f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title></head><body>"
+        _write_page(
+            root / path,
+            title,
             f'<header><nav><a href="/">Home</a></nav></header><main>{body}</main>'
-            f"<footer><nav>{footer}</nav><p>Copyright 2024 Town Gazette</p></footer>"
-            "</body></html>"
+            f"<footer><nav>{footer}</nav><p>Copyright 2024 Town Gazette</p></footer>",
         )
 
     links = "".join(f'<li><a href="/posts/story-{i}/">Story {i}</a></li>' for i in range(12))
@@ -427,12 +434,7 @@ def _diary_site(root: Path, posts: int) -> None:
     words += ["manure", "onions", "leeks", "carrots", "greenhouse", "seedlings", "slugs", "rain"]
 
     def write(path: str, title: str, body: str) -> None:
-        page = root / path / "index.html"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(
-            f"<!doctype html><html><head><meta charset=utf-8><title>{title}</title></head>"
-            f"<body><main>{body}</main></body></html>"
-        )
+        _write_page(root / path, title, f"<main>{body}</main>")
 
     links = "".join(f'<li><a href="/posts/day-{i}/">Day {i}</a></li>' for i in range(posts))
     write("", "Plot diary", f"<h1>Plot diary</h1><ul>{links}</ul>")

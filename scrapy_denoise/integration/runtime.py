@@ -428,11 +428,7 @@ class DenoiseRuntime:
         """Extract the first article pages of each site again with what the whole crawl
         learned, and rewrite the stored text they changed (``DENOISE_REVISIT_FIRST``); the
         URLs of the rows rewritten. Nothing when the core was never opened, or given up."""
-        if self._opening is None or self._closed:
-            return []
-        try:
-            await self._wait(self._opening)
-        except (DenoiseUnavailable, CoreProcessDied):
+        if not await self._still_open():
             return []
         revised: list[str] = await self._run("revise_first_pages", self.config.min_text_chars)
         return revised
@@ -443,14 +439,21 @@ class DenoiseRuntime:
         (:meth:`~scrapy_denoise.Denoiser.noise_pages_passed`); (URL, reason) of the rows
         that went. Nothing when the core was never opened, or given up: it holds
         no links then."""
-        if self._opening is None or self._closed:
-            return []
-        try:
-            await self._wait(self._opening)
-        except (DenoiseUnavailable, CoreProcessDied):
+        if not await self._still_open():
             return []
         withdrawn: list[tuple[str, str]] = await self._run("withdraw_noise_pages")
         return withdrawn
+
+    async def _still_open(self) -> bool:
+        """Is the core open for a call at the crawl's end: opened (once its opening is
+        done), and not given up or closed?"""
+        if self._opening is None or self._closed:
+            return False
+        try:
+            await self._wait(self._opening)
+        except (DenoiseUnavailable, CoreProcessDied):
+            return False
+        return True
 
     # -- distributed crawls ----------------------------------------------------------
 
