@@ -12,9 +12,10 @@ short posts sit beside a long sidebar: the first crawl's rows scored text F1 0.9
 second crawl rewrote 21 of them and scored 0.992. flink-blog and zjuvai-blog, whose
 single-page extraction leaves little for the site to teach, changed in the third decimal.
 
-:class:`FirstPages` bounds what is kept: the pages a site's learning had not yet counted
-``per_site`` pages of, and :data:`MAX_BYTES` of bodies in all, so that a broad crawl of
-thousands of new sites keeps (and extracts again) a bounded number of pages.
+:class:`FirstPages` bounds what is kept: a site's first ``per_site`` pages as its learning
+counts them (none of a site an earlier crawl taught), and :data:`MAX_BYTES` of bodies in
+all, so that a broad crawl of thousands of new sites keeps (and extracts again) a bounded
+number of pages.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ class FirstPages:
         return len(self._pages)
 
     def keep(self, page: FirstPage, learned: int) -> bool:
-        """Keep ``page`` when its site had learned from fewer than ``per_site`` pages with it
-        (``learned``) and the bodies fit; whether it was kept."""
+        """Keep ``page`` when its site's learning has counted at most ``per_site`` pages, the
+        page itself included (``learned``), and the bodies fit; whether it was kept."""
         if learned > self.per_site or page.url in self._urls:
             return False
         size = len(page.body)

@@ -52,8 +52,8 @@ class DenoiseOptions:
     flush_every: int = 50
     #: name of this process's template batch (several processes learn the same site)
     owner: str = "default"
-    #: keep the article pages ``extract`` learns from while their site has learned from
-    #: fewer than this many pages, for :meth:`~scrapy_denoise.Denoiser.revisit` to extract
+    #: keep the article pages ``extract`` learns from that are among the first this many
+    #: its site's learning counted, for :meth:`~scrapy_denoise.Denoiser.revisit` to extract
     #: them again with what the site learned after them (:mod:`.first_pages`); 0: keep none
     revisit_first: int = 0
 

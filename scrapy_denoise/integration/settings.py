@@ -431,8 +431,8 @@ class DenoiseConfig:
     revisit_first: int = field(
         default=CRAWL_REVISIT_FIRST,
         metadata=_doc(
-            "Extract again, when the spider closes, the article pages of each site that "
-            "the site's learning had counted fewer than this many pages with, and rewrite "
+            "Extract again, when the spider closes, the article pages each site's learning "
+            "counted among its first this many pages, and rewrite "
             "their stored text where what the whole crawl learned changes it (stat "
             "``denoise/store/revised``): a new site's first articles are extracted before "
             "its templates and recurring lines are known, and kept its sidebar and share "

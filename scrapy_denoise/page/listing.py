@@ -34,13 +34,15 @@ and begins as one of another article's first lines does (its first :data:`LEAD_C
 characters). Lists whose titles are links show only their teasers once extraction has
 dropped the links: a generated DedeCMS county news portal's channel pages (国际, 国内,
 视频: eight teasers cut at 80 characters with "...") and its news channel's first page
-were stored, 5 of its 8 stored noise pages. CMSs cut the teaser from the story's first
-paragraph (WordPress's excerpt, DedeCMS's description, Ghost's), so its start is the
-story's.
+were stored, 5 of its 8 stored noise pages, and 4 of them went with teasers counted (视频,
+its video channel, stays: its teasers begin as no article's first lines do). CMSs cut
+the teaser from the story's first paragraph (WordPress's excerpt, DedeCMS's
+description, Ghost's), so its start is the story's.
 
 :class:`ListingIndex` is this process's memory, bounded whatever the crawl's length: the
-last :data:`MAX_TITLES` titles (about 3 MB) and the lines of the last :data:`WINDOW` pages
-(about 2 MB), a page judged as it leaves the window, by the titles known then.
+last :data:`MAX_TITLES` titles and as many leads (about 3 MB each) and the lines of the
+last :data:`WINDOW` pages (about 2 MB), a page judged as it leaves the window, by the
+titles known then.
 """
 
 from __future__ import annotations
