@@ -214,6 +214,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/3/8/24094422/jobs",
         "/politik/article123/Kontakt.html",
         "/p/help",  # Substack
+        "/p/about",  # a Substack post named so: Blogger's pages end in .html
+        "/p/rhubarb-jam.html",  # a Blogger page of another name
         "/posts/jobs/",
         "/salud/tos",  # Spanish "cough"
         "/recipes/cookies",
@@ -257,6 +259,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/cv/",
         "/link/",  # a Hexo blogroll
         "/messageboard/",
+        "/membership/",  # Ghost's
+        "/p/about.html",  # Blogger's static pages
+        "/p/contact.html",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

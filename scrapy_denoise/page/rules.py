@@ -103,9 +103,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: a crawl has seen that the site dates its articles: a site's first crawl fetches its
 #: footer's pages first and stored them as articles. The name counts at the site's root,
 #: or one folder down in a language's root or a folder of site pages (``/en/about/``,
-#: ``/pages/about``, ``/legal/privacy-policy``: :data:`_SITE_PAGE_FOLDERS`); deeper, or
-#: under another folder, it is a post's slug (``/2018/05/25/privacy/``, Blogger's
-#: ``/2011/10/jobs.html``, ``/p/help``, ``/recipes/cookies``). Of the shared data's 6,613
+#: ``/pages/about``, ``/legal/privacy-policy``: :data:`_SITE_PAGE_FOLDERS`; Blogger's static
+#: pages ``/p/about.html``); deeper, or under another folder, it is a post's slug
+#: (``/2018/05/25/privacy/``, Blogger's ``/2011/10/jobs.html``, Substack's ``/p/help``,
+#: ``/recipes/cookies``). Of the shared data's 6,613
 #: pages the rule names five: wcxb's Hacker News jobs listing and a shop's about page
 #: (typed listing and service, both noise) and cleaneval's terms, newsletters and FAQ
 #: pages (untyped); no article of the news and blog datasets or of the two sites. A
@@ -113,7 +114,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: cv; a blogroll's links and friends, a guestbook) followed on 2026-11-29, from generated
 #: copies of al-folio, Jekyll minima and Hexo Butterfly sites, whose crawls stored
 #: al-folio's people, publications and teaching pages and minima's projects page: of the
-#: shared pages they name one more, wcxb's zoho.com/people/ (typed service, noise).
+#: shared pages they name one more, wcxb's zoho.com/people/ (typed service, noise). Ghost's
+#: ``/membership/`` and Blogger's ``/p/about.html``, ``/p/contact.html`` followed the same
+#: day (generated copies' crawls stored them); no shared page has such a path.
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
@@ -122,7 +125,7 @@ DEFAULT_SITE_PAGES = (
     r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
     r"|careers|jobs|faqs?|help"
     # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
-    r"|people|team|members|publications|projects|teaching|cv|resume"
+    r"|people|team|members|membership|publications|projects|teaching|cv|resume"
     r"|links?|friends|guestbook|messageboard"
     r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|nutzungsbedingungen|kontakt|karriere|hilfe"
     r"|(?:ü|ue|u)ber[-_]uns|agb"
@@ -378,6 +381,12 @@ def _site_page_regex(names: str) -> re.Pattern[str]:
     return re.compile(f"(?:{names}){_SITE_PAGE_SUFFIX}", re.I)
 
 
+def _blogger_page(segments: list[str]) -> bool:
+    """Is the path Blogger's static page, ``/p/NAME.html`` (its about and contact pages)?
+    Substack's posts are ``/p/SLUG``, without ``.html``."""
+    return segments[0] == "p" and segments[1].lower().endswith(".html")
+
+
 def _names_site_page(url: str, names: str) -> bool:
     """Is the URL's last path segment a site page's name (:data:`DEFAULT_SITE_PAGES`), at
     the root or in one of :data:`_SITE_PAGE_FOLDERS`, with no query that picks a page?"""
@@ -385,7 +394,9 @@ def _names_site_page(url: str, names: str) -> bool:
     segments = [s for s in INDEX_FILE.sub("/", unquote(parts.path)).split("/") if s]
     if not 1 <= len(segments) <= 2:
         return False
-    if len(segments) == 2 and not _SITE_PAGE_FOLDERS.fullmatch(segments[0]):
+    if len(segments) == 2 and not (
+        _SITE_PAGE_FOLDERS.fullmatch(segments[0]) or _blogger_page(segments)
+    ):
         return False
     if parts.query and names_a_page(parts.query):
         return False
