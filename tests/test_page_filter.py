@@ -168,6 +168,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/2019/05/page/2/",
         "/blog/2019/05/",
         "/en/2019/05/index.html",
+        # a site's documentation
+        "/docs/intro",
+        "/en-US/docs/Web/API/Fetch_API",
+        "/documentation/flink-cdc-stable/",
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
         "/2024/05/10/harbour-budget/print/",
@@ -193,6 +197,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/for_no_good_reason/2005/01/",  # under a folder of any other name (a blog's)
         "/2019/05/12345",  # a story id after the month
         "/2019/05/12/harbour-budget/",
+        "/blog/docs-as-code-in-practice/",  # "docs" in a slug, or a folder further down
+        "/2024/05/docs/",
         "/blog/product-feed-specs",
         "/story.php?page=2",  # page 2 of an article
         "/save-wild-horses/index1.htm",  # a content page of an old site (cleaneval)

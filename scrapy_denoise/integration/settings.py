@@ -289,7 +289,8 @@ class DenoiseConfig:
         metadata=_doc(
             "Page filter: regexes for the end of the URL path, whole segments "
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
-            "pages, archives, paths of dates alone (``/2019/05/``), paging, an article's AMP "
+            "pages, archives, paths of dates alone (``/2019/05/``), a site's documentation "
+            "(``/docs/``), paging, an article's AMP "
             "and print versions (``/amp/``, ``/print/``, ``.amp.html``), named in English "
             "and in other European languages (``schlagwort``, ``rubrique``, ``etiqueta``, "
             "``seite/2``, ...); one starting with ``^`` matches from the path's start. An "

@@ -81,6 +81,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # article on some sites. Of the shared data's pages, only a cleaneval weblog's month
     # (/for_no_good_reason/2005/01/, a folder of another name) is such a path.
     r"^/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|blog|news|posts?)/)?(?:19|20)\d\d(?:/\d\d?){0,2}",
+    # a site's documentation, from the path's start or a language's (/docs/intro,
+    # /en-US/docs/Web/API, /documentation/): reference manuals, not articles. A generated
+    # Docusaurus project site's crawl stored 9 of its docs pages, which its posts link to
+    # from their text (the navigation_page rule spares those). Of the shared pages, the
+    # pattern names flink-blog's 22 /documentation/ pages (noise), 29 wcxb pages typed
+    # documentation (neither noise nor article there) and 2 cleaneval pages (untyped)
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:docs?|documentation)(?:/[^?]*)?",
     # an article's AMP and print versions: copies of a page the site serves under its own
     # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
