@@ -78,8 +78,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
     # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
     # Anchored at the path's start (``^``), as no other pattern is: /slug/2025/11 is an
-    # article on some sites. Of the shared data's pages, only a cleaneval weblog's month
-    # (/for_no_good_reason/2005/01/, a folder of another name) is such a path.
+    # article on some sites. The pattern names none of the shared data's pages: their one
+    # month archive, a cleaneval weblog's /for_no_good_reason/2005/01/, is under a folder
+    # of another name.
     r"^/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|blog|news|posts?)/)?(?:19|20)\d\d(?:/\d\d?){0,2}",
     # a site's documentation, from the path's start or a language's (/docs/intro,
     # /en-US/docs/Web/API, /documentation/): reference manuals, not articles. A generated
