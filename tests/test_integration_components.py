@@ -1921,3 +1921,32 @@ def test_pipeline_warns_once_when_items_ignore_renamed_fields(
         "page items use the default field names for url, which DENOISE_FIELDS renames: "
         "yield page_item(response, fields=self.settings) so the pipeline finds them"
     ]
+
+
+def test_a_failing_last_call_is_a_warning_and_a_stat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store pipeline's last calls on the core (rewriting the first articles, deleting
+    the noise pages' rows) cannot fail the spider's close: each failure is said once and
+    counted (``denoise/errors/revise``, ``denoise/errors/withdraw``)."""
+    _, crawler, pipeline = _store_only(tmp_path, batch=2)
+
+    async def broken() -> Any:
+        raise OSError("disk unplugged")
+
+    monkeypatch.setattr(pipeline.runtime, "revise_first_pages", broken)
+    monkeypatch.setattr(pipeline.runtime, "withdraw_noise_pages", broken)
+
+    async def main() -> None:
+        await pipeline.close_spider(None)
+        await close(crawler)
+
+    with caplog.at_level(logging.WARNING):
+        run(main)
+    assert crawler.stats.get_value("denoise/errors/revise") == 1
+    assert crawler.stats.get_value("denoise/errors/withdraw") == 1
+    said = sorted(r.getMessage() for r in caplog.records if "disk unplugged" in r.getMessage())
+    assert said == [
+        "could not delete the noise pages the crawl stored: OSError: disk unplugged",
+        "could not rewrite the first articles with what the crawl learned: OSError: disk unplugged",
+    ]

@@ -48,9 +48,9 @@ requests are redelivered instead).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import scrapy
 from itemadapter import ItemAdapter
@@ -81,6 +81,8 @@ if TYPE_CHECKING:
 __all__ = ["DenoisePipeline", "StorePipeline"]
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: Article attributes copied into items, in this order, when ``DENOISE_FIELDS`` names them.
 _ARTICLE_FIELDS = ("url", "title", "text", "published", "author", "lang", "site", "method")
@@ -389,17 +391,11 @@ class StorePipeline:
         """Rewrite the stored text of each site's first articles, extracted again with
         what the whole crawl learned (``DENOISE_REVISIT_FIRST``), once the last articles
         are written. A failure leaves those rows as the crawl first stored them."""
-        try:
-            revised = await self.runtime.revise_first_pages()
-        except Exception as exc:
-            self.stats.inc_value("denoise/errors/revise")
-            logger.warning(
-                "could not rewrite the first articles with what the crawl learned: %s: %s",
-                type(exc).__name__,
-                first_line(exc),
-                extra={"spider": self.crawler.spider},
-            )
-            return
+        revised = await self._last_call(
+            self.runtime.revise_first_pages(),
+            "revise",
+            "could not rewrite the first articles with what the crawl learned",
+        )
         if revised:
             self.stats.inc_value("denoise/store/revised", len(revised))
             logger.info(
@@ -419,18 +415,12 @@ class StorePipeline:
         failure costs the next crawl's deleting them, nothing else."""
         if not self.runtime.config.store_withdraw:
             return
-        try:
-            withdrawn = await self.runtime.withdraw_noise_pages()
-        except Exception as exc:
-            self.stats.inc_value("denoise/errors/withdraw")
-            logger.warning(
-                "could not delete the noise pages the crawl stored: %s: %s",
-                type(exc).__name__,
-                first_line(exc),
-                extra={"spider": self.crawler.spider},
-            )
-            return
-        for url, reason in withdrawn:
+        withdrawn = await self._last_call(
+            self.runtime.withdraw_noise_pages(),
+            "withdraw",
+            "could not delete the noise pages the crawl stored",
+        )
+        for url, reason in withdrawn or ():
             self.stats.inc_value("denoise/store/withdrawn")
             logger.info(
                 "deleted the stored article %s: the whole crawl judges it a %s (%s)",
@@ -439,6 +429,23 @@ class StorePipeline:
                 reason,
                 extra={"spider": self.crawler.spider},
             )
+
+    async def _last_call(self, call: Awaitable[_T], name: str, failed: str) -> _T | None:
+        """``call``'s result, or None when it fails: one of the spider's last calls on the
+        core, whose failure is a warning and a stat (``denoise/errors/NAME``), and leaves
+        the rows as they are."""
+        try:
+            return await call
+        except Exception as exc:
+            self.stats.inc_value(f"denoise/errors/{name}")
+            logger.warning(
+                "%s: %s: %s",
+                failed,
+                type(exc).__name__,
+                first_line(exc),
+                extra={"spider": self.crawler.spider},
+            )
+            return None
 
     async def _checkpoint(self) -> bool:
         """Write every article received so far; ``True`` once all of them are confirmed
