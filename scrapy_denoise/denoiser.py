@@ -21,7 +21,8 @@ from .first_pages import FirstPage, FirstPages
 from .language import detect_language
 from .metadata import extract_metadata, names_site
 from .methods import Method, create_method
-from .methods.line_rules import without_headline, without_rule_lines
+from .methods.header_lines import without_header
+from .methods.line_rules import without_rule_lines
 from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel
@@ -302,7 +303,7 @@ class Denoiser:
             lines = kept
         if not opts.keep_headline:
             # after learning, which counts the same lines whichever way this is set
-            lines = without_headline(lines, meta.title)
+            lines = without_header(lines, meta.title, meta.published, meta.author)
         text = "\n".join(lines)
         if learner is not None and learn and site:
             fingerprint = _fingerprint(doc, extraction.lines)

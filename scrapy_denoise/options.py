@@ -30,9 +30,10 @@ class DenoiseOptions:
     #: remove lines that recur across a site's pages after extraction
     line_stats: bool = True
     #: keep the headline in the text; ``False`` drops the first of the text's first five
-    #: lines that is the article's title (``Article.title``), for a store that keeps the
-    #: title beside it. Five of the six datasets' truth has the headline, the shared
-    #: sites' truth never does.
+    #: lines that is the article's title (``Article.title``), and the lines of its first
+    #: six that only say its date, author and reading time (:mod:`.methods.header_lines`),
+    #: for a store that keeps them beside it. Five of the six datasets' truth has the
+    #: headline, the shared sites' truth never does.
     keep_headline: bool = True
     #: URL prefixes that are sites of their own (portals hosting several sites); a list is
     #: kept as a tuple

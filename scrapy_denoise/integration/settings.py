@@ -213,7 +213,9 @@ class DenoiseConfig:
         default=False,
         metadata=_doc(
             "Keep the headline in the text. By default the first of the text's first five "
-            "lines that is the article's title is left out: the ``title`` field holds it "
+            "lines that is the article's title is left out, and so are the lines of its first "
+            "six that only say the article's date, author and reading time: the ``title``, "
+            "``published`` and ``author`` fields hold them "
             "(set ``True`` where ``DENOISE_FIELDS`` leaves the title out, or to store what "
             "``Denoiser.extract`` gives a single page, whose default keeps it).",
             "bool",

@@ -15,8 +15,8 @@ matches a site template. Fates, in the order the pipeline applies its steps:
 * ``template``: its text is the site's common noise (a template), dropped from the output;
 * ``method``: none of its lines is in the method's output (the chosen extraction method, e.g.
   the block SVM or text correlativity, did not select it, or it is a copyright or stock
-  line, or a label ending in a colon left at the end of the text, or the headline that
-  ``keep_headline=False`` leaves out);
+  line, or a label ending in a colon left at the end of the text, or the header lines
+  (headline, date and author) that ``keep_headline=False`` leaves out);
 * ``linestats``: its lines were output by the method, then all removed by line statistics;
 * ``kept``: at least one of its lines is in the article.
 
@@ -46,7 +46,8 @@ import lxml.etree as etree
 from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
-from ..methods.line_rules import dangling_labels, headline_index, line_rule
+from ..methods.header_lines import header_indexes
+from ..methods.line_rules import dangling_labels, line_rule
 from ..methods.linestats import keep_limit, line_key, normalise_line
 from ..methods.template import Unit, extracted_units, page_units, spared_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -234,18 +235,14 @@ def build_page_report(
             "the method's output could not be matched with the article; fates are approximate"
         )
         removed_by_stats = [False] * len(out_lines)
-    headline = (
-        None
-        if opts.keep_headline
-        else _dropped_headline(out_lines, removed_by_stats, article.title)
-    )
+    header = set() if opts.keep_headline else _dropped_header(out_lines, removed_by_stats, article)
     line_status: list[str] = []
     out_index = 0
     for t, rule in zip(is_template, ruled, strict=True):
         if t or rule:
             line_status.append("template" if t else (rule or ""))
             continue
-        if out_index == headline:
+        if out_index in header:
             line_status.append("headline")
         else:
             line_status.append("linestats" if removed_by_stats[out_index] else "kept")
@@ -326,7 +323,11 @@ def build_page_report(
         elif fate == "method" and "label" in states:
             decider = "a label ending in a colon left at the end of the text, its list gone"
         elif fate == "method" and "headline" in states:
-            decider = "the headline, left out of the text (keep_headline=False)"
+            decider = (
+                "the article's header (its headline, or a line of its date and author, which "
+                "the title, published and author fields hold), left out of the text "
+                "(keep_headline=False)"
+            )
         else:
             decider = _decider(
                 fate, owner, doc, kept_nodes, extraction.scores, method, rc, limit, states
@@ -598,18 +599,19 @@ def _line_counts(
     return counts, rc, keep_limit(rc, learner.line_params)
 
 
-def _dropped_headline(out_lines: list[str], gaps: list[bool], title: str | None) -> int | None:
-    """Which of the lines missing from the article is the headline ``keep_headline=False``
-    left out (the rest went to line statistics): the line
-    :func:`~..methods.line_rules.without_headline` picks among those line statistics
-    passed, taken as every line in the article and every missing line that is the title."""
+def _dropped_header(out_lines: list[str], gaps: list[bool], article: Article) -> set[int]:
+    """Which of the lines missing from the article are its header, which
+    ``keep_headline=False`` left out (the rest went to line statistics): the lines
+    :func:`~..methods.header_lines.without_header` picks among those line statistics
+    passed, taken as every line in the article and every missing line it would pick."""
+    title, published, author = article.title, article.published, article.author
     passed = [
         k
         for k, (line, gone) in enumerate(zip(out_lines, gaps, strict=True))
-        if not gone or headline_index([line], title) == 0
+        if not gone or header_indexes([line], title, published, author)
     ]
-    i = headline_index([out_lines[k] for k in passed], title)
-    return passed[i] if i is not None and gaps[passed[i]] else None
+    picked = header_indexes([out_lines[k] for k in passed], title, published, author)
+    return {passed[i] for i in picked if gaps[passed[i]]}
 
 
 def _decider(

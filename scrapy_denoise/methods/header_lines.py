@@ -1,0 +1,144 @@
+"""The lines of an article's header: its headline and the meta lines that date and sign it.
+
+A crawl stores the title, the publication date and the author in columns of their own
+(``DenoiseOptions(keep_headline=False)``, a crawl's default), so the lines that say them
+again at the top of the text are the same facts twice. The block methods keep them on
+short posts, where the header is a large share of the page's text and sits in the post's
+own container: generated copies of four blog themes kept "Wednesday, April 19, 2023",
+"Kestrel Engineering", "@kestreleng" (a Next.js starter blog), "by Lucía Ferreira" and
+"Posted on Tue 21 May 2024 in Data • Tagged with sqlalchemy, postgres • 1 min read"
+(Pelican's Flex theme) over their posts' first paragraph.
+
+A line is a *meta line* when nothing is left of it once the page's own metadata and the
+words around them are taken out: the publication date (any written form, with its time
+of day), the author's names, social handles, a reading time or word count, the words
+"posted", "published", "updated", "by", "on", ... and separators. It must hold the
+page's date, one of its authors or a reading time, so a date or name of something else
+stays. Where it holds the page's date, the category and tags that themes print beside it
+("in Data", "Tagged with sqlalchemy, postgres") count as meta too. Only the first
+:data:`HEADER_LINES` lines are looked at, and a line of prose (:data:`MAX_META_CHARS`, a
+full stop) is never one: a news story's dateline ("WASHINGTON, May 21, 2024 - ...") opens
+its first paragraph and stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from ..dates import WRITTEN_DATE, find_written_date
+from .line_rules import headline_index
+
+__all__ = ["HEADER_LINES", "MAX_META_CHARS", "is_meta_line", "without_header"]
+
+#: how far down the text header lines are looked for (the headline's own window, with a
+#: line more for a byline under a date under a headline)
+HEADER_LINES = 6
+#: the longest meta line: a date, two or three names, a category and a few tags
+MAX_META_CHARS = 160
+
+#: what a theme puts between a meta line's parts, and what it puts between names or tags
+_SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
+_COMMA = re.compile(r"\s*,\s*")
+_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}\b)?", re.I)
+_HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
+_READING = re.compile(
+    r"\b\d{1,3}\s*min(?:ute)?s?(?:\s+read)?\b|\b[\d,.]+\s*(?:words|views|comments?)\b"
+    r"|\bread(?:ing)?\s+time\s*:?",
+    re.I,
+)
+#: the words a meta line says its parts with
+_FILLER = re.compile(
+    r"\b(?:(?:first\s+)?published|posted|updated|last\s+updated|modified|written|dated"
+    r"|on|by|at|and|author|authors|date|time|read|reading)\b\s*:?|&",
+    re.I,
+)
+#: a category or tag list beside the date: "in Data", "Tagged with sqlalchemy, postgres"
+_TAXONOMY = re.compile(
+    r"(?:^|(?<=\s))(?:in|tagged(?:\s+with)?|tags?\s*:|categor(?:y|ies)\s*:|filed\s+under)\s+"
+    r"[^.!?]{1,80}$",
+    re.I,
+)
+#: a sentence's end inside the line: "... on May 3. The ..." is prose
+_SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)")
+
+
+def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) -> bool:
+    """Is ``line`` nothing but the page's date, authors and reading time (module doc)?"""
+    text = " ".join(line.split())
+    if not text or len(text) > MAX_META_CHARS or _SENTENCE.search(text):
+        return False
+    anchored = dated = False
+    if published is not None:
+        day = published.date()
+
+        def _date(match: re.Match[str]) -> str:
+            nonlocal dated
+            found = find_written_date(match.group())
+            if found is not None and found.date() == day:
+                dated = True
+            return " | "
+
+        text = WRITTEN_DATE.sub(_date, text)
+    for name in authors:
+        text, found = re.subn(rf"(?<!\w){re.escape(name)}(?!\w)", " | ", text, flags=re.I)
+        anchored = anchored or found > 0
+    text, read = _READING.subn(" | ", text)
+    anchored = anchored or dated or read > 0
+    if not anchored:
+        return False
+    text = _HANDLE.sub(" | ", _TIME.sub(" | ", text))
+    for part in _SEPARATORS.split(text):
+        if dated and _TAXONOMY.fullmatch(part.strip()) is not None:
+            continue
+        for piece in _COMMA.split(part):
+            if _FILLER.sub(" ", piece).strip(" \t:;()[]"):
+                return False
+    return True
+
+
+def _is_handle(line: str) -> bool:
+    return _HANDLE.fullmatch(line.strip()) is not None
+
+
+def _author_names(author: str | None) -> list[str]:
+    if not author:
+        return []
+    return [name.strip() for name in re.split(r",|\band\b|&", author) if name.strip()]
+
+
+def without_header(
+    lines: Sequence[str],
+    title: str | None,
+    published: datetime | None,
+    author: str | None,
+) -> list[str]:
+    """``lines`` without the headline (:func:`~.line_rules.without_headline`) and the meta
+    lines among the first :data:`HEADER_LINES`, for ``keep_headline=False``."""
+    drop = header_indexes(lines, title, published, author)
+    return [line for i, line in enumerate(lines) if i not in drop] if drop else list(lines)
+
+
+def header_indexes(
+    lines: Sequence[str],
+    title: str | None,
+    published: datetime | None,
+    author: str | None,
+) -> set[int]:
+    """Where in ``lines`` the lines :func:`without_header` leaves out are."""
+    drop: set[int] = set()
+    headline = headline_index(lines, title)
+    if headline is not None:
+        drop.add(headline)
+    if published is None and not author:
+        return drop
+    names = _author_names(author)
+    for i, line in enumerate(lines[:HEADER_LINES]):
+        if i == headline:
+            continue
+        # a social handle alone signs nothing by itself, but under a byline it is the
+        # byline's ("Kestrel Engineering" / "@kestreleng")
+        if is_meta_line(line, published, names) or (i - 1 in drop and _is_handle(line)):
+            drop.add(i)
+    return drop

@@ -1,0 +1,95 @@
+"""The header lines ``keep_headline=False`` leaves out: the headline and the lines that only
+say the article's date, author and reading time (:mod:`scrapy_denoise.methods.header_lines`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from scrapy_denoise import Denoiser
+from scrapy_denoise.methods.header_lines import HEADER_LINES, is_meta_line, without_header
+
+PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("line", "authors"),
+    [
+        # Pelican's Flex theme, a generated copy's short posts kept both
+        ("Posted on Tue 21 May 2024 in Data • Tagged with sqlalchemy, postgres • 1 min read", []),
+        ("by Lucía Ferreira", ["Lucía Ferreira"]),
+        # the Next.js starter blog's header, one line each
+        ("Tuesday, May 21, 2024", []),
+        ("Kestrel Engineering", ["Kestrel Engineering"]),
+        ("Lucía Ferreira · May 21, 2024 · 6 min read", ["Lucía Ferreira"]),
+        ("Posted on 21 May 2024, by Jane Roe, John Doe", ["Jane Roe", "John Doe"]),
+        ("May 21, 2024 at 3:15 PM", []),
+        ("6 min read", []),
+    ],
+)
+def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
+    line: str, authors: list[str]
+) -> None:
+    assert is_meta_line(line, PUBLISHED, authors)
+
+
+@pytest.mark.parametrize(
+    ("line", "authors"),
+    [
+        # a dateline opens the first paragraph: prose
+        ("WASHINGTON, May 21, 2024 - The senate voted on Tuesday.", []),
+        # another day's date, a name that is not the author's, a section name
+        ("May 22, 2024", []),
+        ("Updated: May 23, 2024", []),
+        ("Jane Roe", ["John Doe"]),
+        ("Data", []),
+        # the author named in a sentence
+        ("In 2024, Lucía Ferreira joined the team", ["Lucía Ferreira"]),
+        # a category beside no date of the page
+        ("in Data", []),
+        ("", []),
+    ],
+)
+def test_other_lines_are_not_meta(line: str, authors: list[str]) -> None:
+    assert not is_meta_line(line, PUBLISHED, authors)
+
+
+def test_the_header_goes_and_the_body_stays() -> None:
+    lines = [
+        "Announcing our region",
+        "Tuesday, May 21, 2024",
+        "Kestrel Engineering",
+        "@kestreleng",  # a handle under the byline is the byline's
+        "We opened a region. It is fast.",
+        "May 21, 2024",  # further down than a header goes: the story's own
+    ]
+    lines[5:5] = ["More text."] * (HEADER_LINES - 5)
+    kept = without_header(lines, "Announcing our region", PUBLISHED, "Kestrel Engineering")
+    assert kept == lines[4:]
+
+
+def test_a_handle_alone_stays() -> None:
+    lines = ["@kestreleng", "We opened a region."]
+    assert without_header(lines, None, PUBLISHED, "Kestrel Engineering") == lines
+
+
+def test_without_date_or_author_only_the_headline_goes() -> None:
+    lines = ["Title", "May 21, 2024", "Body."]
+    assert without_header(lines, "Title", None, None) == ["May 21, 2024", "Body."]
+
+
+def test_a_crawls_text_leaves_a_short_posts_byline_to_its_columns() -> None:
+    paragraph = "We opened a new region in the east this spring, and customers moved in fast. "
+    html = f"""<html><head><title>Announcing our region</title>
+    <meta property="article:published_time" content="2024-05-21T15:15:00Z">
+    <meta name="author" content="Lucía Ferreira"></head>
+    <body><article><h1>Announcing our region</h1>
+    <p class="meta">Posted on Tue 21 May 2024 in News • 1 min read</p>
+    <p class="byline">by Lucía Ferreira</p><p>{paragraph * 2}</p></article></body></html>"""
+    url = "https://blog.example/announcing-our-region.html"
+    with Denoiser(store=False) as keeping, Denoiser(store=False, keep_headline=False) as dropping:
+        kept, dropped = keeping.extract(html, url), dropping.extract(html, url)
+    assert "by Lucía Ferreira" in kept.text.split("\n")
+    assert dropped.text == (paragraph * 2).strip()
+    assert (dropped.author, dropped.published) == ("Lucía Ferreira", PUBLISHED)
