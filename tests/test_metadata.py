@@ -654,6 +654,22 @@ def test_an_author_tag_naming_the_site_gives_way_to_a_byline(tag: str, url: str)
     assert _meta(head + "<p>Story.</p></body></html>", url).author == name
 
 
+@pytest.mark.parametrize(
+    "name", ["The Tidewater Authors", "Tidewater Team", "tidewater contributors", "Tidewater"]
+)
+def test_an_author_tag_naming_a_group_after_the_site_gives_way_to_a_byline(name: str) -> None:
+    # MkDocs' site_author on every page; the copy is served on loopback, its og:url says
+    # whose it is
+    head = f"""<html><head><meta name="author" content="{name}">
+    <meta property="og:url" content="https://tidewater.dev/blog/storm/"></head><body>
+    <h1>Storm hits coast</h1>"""
+    html = head + """<p class="byline">By Mary Murray</p><p>Story.</p></body></html>"""
+    assert _meta(html, "http://127.0.0.1:8000/blog/storm/").author == "Mary Murray"
+    # a group named after something else is whoever signed
+    other = html.replace(name, "The Harbour Authors")
+    assert _meta(other, "http://127.0.0.1:8000/blog/storm/").author == "The Harbour Authors"
+
+
 def test_markdown_heading_marks_are_no_part_of_a_declared_title() -> None:
     # wcxb: a CMS put the post's Markdown source line into JSON-LD and og:title
     html = """<html><head><meta property="og:title" content="## Martian Concrete">
@@ -671,3 +687,9 @@ def test_a_section_heading_the_title_only_begins_with_is_not_the_title() -> None
     <h1>Background</h1><p>Why clusters needed a faster engine, in a paragraph of prose.</p>
     <h1>Spark</h1><p>What the system does, in another paragraph of prose.</p></body></html>"""
     assert _meta(html, "https://lab.example/2020/spark/").title == "Spark: Fast Cluster Computing"
+
+
+def test_a_malformed_declared_url_names_no_site() -> None:
+    html = """<html><head><meta name="author" content="Jane Roe">
+    <meta property="og:url" content="http://[bad"></head><body><p>Story.</p></body></html>"""
+    assert _meta(html, "https://news.example/a").author == "Jane Roe"

@@ -277,6 +277,24 @@ def test_a_page_signed_only_by_the_sites_own_name_counts_as_unsigned(
     assert denoiser.noise_pages_passed() == [(f"{SITE}/history", "navigation_page")]
 
 
+def test_a_page_signed_by_a_group_named_after_the_site_is_judged_unsigned(
+    denoiser: Denoiser,
+) -> None:
+    # MkDocs declares its site_author, "The Tidewater Authors", on every page of a
+    # project's docs; a local copy of the site still declares its own URL (og:url)
+    head = (
+        '<meta name="author" content="The Example Authors">'
+        '<meta property="og:url" content="https://example.dev/setup/docker/">'
+    )
+    docs = _page(f"<nav><a href='/'>Home</a></nav><main><h1>Docker</h1>{PROSE}</main>", head)
+    _crawl(denoiser, 4)
+    verdict = denoiser.classify(docs, f"{SITE}/history")
+    assert verdict.is_noise and verdict.reason == "navigation_page"
+    # signed by someone else, the same page is an article
+    other = docs.replace("The Example Authors", "Jane Roe")
+    assert not denoiser.classify(other, f"{SITE}/history").is_noise
+
+
 def test_site_pages_are_named_only_with_a_learner_and_the_rule() -> None:
     for denoiser in (
         Denoiser(store=False, page_model=None),

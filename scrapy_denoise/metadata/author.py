@@ -73,12 +73,12 @@ def find_author(
             return ", ".join(dict.fromkeys(names))
     meta = doc.head.meta
     holder = (meta.get("copyright") or "").casefold()
-    site = _site_keys(doc.url, site_names)
+    site = _site_keys(doc, site_names)
     owner: str | None = None
     for key in _AUTHOR_META:
         value = meta.get(key)
         if value and not _URL.match(value) and (author := clean_author(value)):
-            if (not holder or author.casefold() not in holder) and _key(author) not in site:
+            if (not holder or author.casefold() not in holder) and not _is_site(author, site):
                 return author
             owner = owner or author
     # An author meta tag that names the copyright holder names the site as often as the
@@ -111,22 +111,44 @@ def declared_site_names(doc: Document) -> set[str]:
 def names_site(doc: Document, name: str) -> bool:
     """Does ``name`` (an author found on the page) name the site itself, by its declared
     name or its host? Then it signs no article: al-folio declares its site's title as the
-    author of every page, posts and the publications and people pages alike."""
-    return _key(name) in _site_keys(doc.url, declared_site_names(doc))
+    author of every page, posts and the publications and people pages alike, and MkDocs
+    its ``site_author``, "The Tidewater Authors", on every page of a project's docs."""
+    return _is_site(name, _site_keys(doc, declared_site_names(doc)))
+
+
+#: a group named after the site: "The Kubernetes Authors", "Flink Team", "Django Project",
+#: "Ghost Contributors"
+_GROUP = re.compile(
+    r"(?:the\s+)?(.+?)\s+(?:authors|team|contributors|developers|maintainers|project"
+    r"|community|staff|editors|editorial\s+team)",
+    re.IGNORECASE,
+)
+
+
+def _is_site(name: str, keys: set[str]) -> bool:
+    if _key(name) in keys:
+        return True
+    group = _GROUP.fullmatch(name.strip())
+    return group is not None and _key(group.group(1)) in keys
 
 
 def _key(name: str) -> str:
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
-def _site_keys(url: str, site_names: set[str]) -> set[str]:
+def _site_keys(doc: Document, site_names: set[str]) -> set[str]:
     """The names a site goes by, letters and digits only: its declared names and its host
-    ("cbsnews.com", "cbsnews")."""
-    host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+    ("cbsnews.com", "cbsnews"), the page's URL's and the one it declares its own (``og:url``:
+    a copy served elsewhere, a mirror or a crawl of a local build, still says it)."""
     keys = {_key(name) for name in site_names}
-    if host:
-        keys.add(_key(host))
-        keys.update(_key(label) for label in host.split("."))
+    for url in (doc.url, doc.head.meta.get("og:url")):
+        try:
+            host = (urlsplit(url).hostname or "").removeprefix("www.") if url else ""
+        except ValueError:  # a declared URL is whatever the page wrote: "http://[bad"
+            continue
+        if host:
+            keys.add(_key(host))
+            keys.update(_key(label) for label in host.split("."))
     keys.discard("")
     return keys
 

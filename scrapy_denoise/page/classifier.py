@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..document import Document
-from ..metadata import extract_metadata
+from ..metadata import extract_metadata, names_site
 from ..metadata._page import is_article, ld_types, page_json_ld
 from .features import PageFeatures, page_features
 from .links import LinkCount
@@ -183,7 +183,7 @@ class PageClassifier:
         if verdict.is_noise or not self.linked_as_site_page(links):
             return verdict
         meta = extract_metadata(doc)
-        if meta.published is None and meta.author is None:
+        if meta.published is None and (meta.author is None or names_site(doc, meta.author)):
             return PageVerdict(True, 1.0, "navigation_page")
         return verdict
 
