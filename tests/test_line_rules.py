@@ -309,3 +309,22 @@ def test_the_denoiser_drops_the_headline_only_when_asked() -> None:
     assert dropped.text.split("\n") == kept.text.split("\n")[1:]
     assert dropped.title == kept.title == "Tram line to reach the harbour"
     assert dropped.identity == kept.identity  # one row per article whichever way it is set
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        # Docsy's page-meta-lastmod under every docs page and blog post
+        (
+            "Last modified January 10, 2024: Update Hugo to 0.128.2 and fix deprecations "
+            "(#913) (e4c16f1)",
+            "stock",
+        ),
+        ("Last updated on 2024-01-10: docs: fix typo (e4c16f1a9b)", "stock"),
+        # without a commit a stamp may be a story's own: three datasets' truth keeps them
+        ("Last updated: May 5, 2024", None),
+        ("Last modified January 10, 2024: see the note (below)", None),
+    ],
+)
+def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | None) -> None:
+    assert line_rule(line) == rule
