@@ -313,6 +313,23 @@ def test_a_headline_left_out_is_named_so_not_put_on_line_statistics() -> None:
     assert follow.fate == "linestats"
 
 
+def test_a_byline_left_out_is_named_the_header() -> None:
+    paragraph = "We opened a new region in the east this spring, and customers moved in fast. "
+    page = f"""<html><head><title>Announcing our region</title>
+    <meta property="article:published_time" content="2024-05-21T15:15:00Z">
+    <meta name="author" content="Lucía Ferreira"></head>
+    <body><article><h1>Announcing our region</h1><p class="byline">by Lucía Ferreira</p>
+    <p>{paragraph * 2}</p></article></body></html>"""
+    with Denoiser(store=False, keep_headline=False) as denoiser:
+        report = build_page_report(page, "https://blog.example/region.html", denoiser=denoiser)
+    assert report.article.text == (paragraph * 2).strip()
+    byline = next(b for b in report.blocks if b.text == "by Lucía Ferreira")
+    assert byline.fate == "method" and byline.lines[0]["status"] == "header"
+    assert "date or author" in byline.decided_by
+    headline = next(b for b in report.blocks if b.text == "Announcing our region")
+    assert headline.lines[0]["status"] == "headline"
+
+
 def test_noise_page_gets_a_banner() -> None:
     with Denoiser(store=False) as denoiser:
         _, page = site_page(3)

@@ -47,7 +47,7 @@ from ..document import BLOCK_TAGS, Document, text_chars
 from ..methods import create_method
 from ..methods.base import text_pieces
 from ..methods.header_lines import header_indexes
-from ..methods.line_rules import dangling_labels, line_rule
+from ..methods.line_rules import dangling_labels, headline_index, line_rule
 from ..methods.linestats import keep_limit, line_key, normalise_line
 from ..methods.template import Unit, extracted_units, page_units, spared_units, template_lines
 from ..page.features import PageFeatures, page_features
@@ -235,7 +235,7 @@ def build_page_report(
             "the method's output could not be matched with the article; fates are approximate"
         )
         removed_by_stats = [False] * len(out_lines)
-    header = set() if opts.keep_headline else _dropped_header(out_lines, removed_by_stats, article)
+    header = {} if opts.keep_headline else _dropped_header(out_lines, removed_by_stats, article)
     line_status: list[str] = []
     out_index = 0
     for t, rule in zip(is_template, ruled, strict=True):
@@ -243,7 +243,7 @@ def build_page_report(
             line_status.append("template" if t else (rule or ""))
             continue
         if out_index in header:
-            line_status.append("headline")
+            line_status.append(header[out_index])
         else:
             line_status.append("linestats" if removed_by_stats[out_index] else "kept")
         out_index += 1
@@ -323,10 +323,11 @@ def build_page_report(
         elif fate == "method" and "label" in states:
             decider = "a label ending in a colon left at the end of the text, its list gone"
         elif fate == "method" and "headline" in states:
+            decider = "the headline, left out of the text (keep_headline=False)"
+        elif fate == "method" and "header" in states:
             decider = (
-                "the article's header (its headline, or a line of its date and author, which "
-                "the title, published and author fields hold), left out of the text "
-                "(keep_headline=False)"
+                "a line of the article's date or author (the published and author fields "
+                "hold them), left out of the text (keep_headline=False)"
             )
         else:
             decider = _decider(
@@ -388,6 +389,7 @@ _STATUS_FATE = {
     "stock": "method",
     "label": "method",
     "headline": "method",
+    "header": "method",
     "dropped": "method",
 }
 _TEMPLATE_DECIDER = (
@@ -599,9 +601,10 @@ def _line_counts(
     return counts, rc, keep_limit(rc, learner.line_params)
 
 
-def _dropped_header(out_lines: list[str], gaps: list[bool], article: Article) -> set[int]:
+def _dropped_header(out_lines: list[str], gaps: list[bool], article: Article) -> dict[int, str]:
     """Which of the lines missing from the article are its header, which
-    ``keep_headline=False`` left out (the rest went to line statistics): the lines
+    ``keep_headline=False`` left out (the rest went to line statistics), each as
+    ``"headline"`` or ``"header"`` (a line of its date or author): the lines
     :func:`~..methods.header_lines.without_header` picks among those line statistics
     passed, taken as every line in the article and every missing line it would pick."""
     title, published, author = article.title, article.published, article.author
@@ -610,8 +613,13 @@ def _dropped_header(out_lines: list[str], gaps: list[bool], article: Article) ->
         for k, (line, gone) in enumerate(zip(out_lines, gaps, strict=True))
         if not gone or header_indexes([line], title, published, author)
     ]
-    picked = header_indexes([out_lines[k] for k in passed], title, published, author)
-    return {passed[i] for i in picked if gaps[passed[i]]}
+    lines = [out_lines[k] for k in passed]
+    headline = headline_index(lines, title)
+    return {
+        passed[i]: "headline" if i == headline else "header"
+        for i in header_indexes(lines, title, published, author)
+        if gaps[passed[i]]
+    }
 
 
 def _decider(
