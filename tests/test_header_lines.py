@@ -25,6 +25,9 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Lucía Ferreira · May 21, 2024 · 6 min read", ["Lucía Ferreira"]),
         ("Posted on 21 May 2024, by Jane Roe, John Doe", ["Jane Roe", "John Doe"]),
         ("May 21, 2024 at 3:15 PM", []),
+        # Hugo's Ananke theme: the dashes stay between the parts taken out
+        ("May 21, 2024 - 2 minutes read - 218 words", []),
+        ("May 21, 2024 - One minute read - 48 words", []),
         ("6 min read", []),
     ],
 )
@@ -48,6 +51,7 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         ("In 2024, Lucía Ferreira joined the team", ["Lucía Ferreira"]),
         # a category beside no date of the page
         ("in Data", []),
+        ("A minute of silence", []),
         ("", []),
     ],
 )

@@ -44,7 +44,8 @@ _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}\b)?", re.I)
 _HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
 _READING = re.compile(
-    r"\b\d{1,3}\s*min(?:ute)?s?(?:\s+read)?\b|\b[\d,.]+\s*(?:words|views|comments?)\b"
+    r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?(?:\s+read)?\b"
+    r"|\b[\d,.]+\s*(?:words|views|comments?)\b"
     r"|\bread(?:ing)?\s+time\s*:?",
     re.I,
 )
@@ -60,6 +61,9 @@ _TAXONOMY = re.compile(
     r"[^.!?]{1,80}$",
     re.I,
 )
+#: what is left of a meta line once its parts are out (Ananke's "July 20, 2021 - 2 minutes
+#: read - 218 words" leaves its dashes between the separators taken)
+_PUNCTUATION = " \t:;()[]-–—|•·/"
 #: a sentence's end inside the line: "... on May 3. The ..." is prose
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)")
 
@@ -93,7 +97,7 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
         if dated and _TAXONOMY.fullmatch(part.strip()) is not None:
             continue
         for piece in _COMMA.split(part):
-            if _FILLER.sub(" ", piece).strip(" \t:;()[]"):
+            if _FILLER.sub(" ", piece).strip(_PUNCTUATION):
                 return False
     return True
 
