@@ -328,3 +328,27 @@ def test_the_denoiser_drops_the_headline_only_when_asked() -> None:
 )
 def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | None) -> None:
     assert line_rule(line) == rule
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        # Minimal Mistakes' and Joomla's furniture under a short post
+        ("Tags: announcements, misc, til", "stock"),
+        ("Categories: notes", "stock"),
+        ("Filed under: Sports", "stock"),
+        ("Hits: 1662", "stock"),
+        (
+            "Previous article: All Stars cricket 2023 Next article: Under-8s enjoy the festival",
+            "stock",
+        ),
+        # vuepress-theme-hope's last edit
+        ("上次编辑于: 2021/12/19 20:33:17", "stock"),
+        # a listing's labels are content: a film's category beside its director
+        ("Category: Drama Director: Michael Caton-Jones", None),
+        ("Topic: Why we moved. A story of two cities", None),
+        ("Previous posts in the series", None),
+    ],
+)
+def test_a_posts_labelled_furniture_is_a_stock_line(line: str, rule: str | None) -> None:
+    assert line_rule(line) == rule
