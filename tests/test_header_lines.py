@@ -25,6 +25,9 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Lucía Ferreira · May 21, 2024 · 6 min read", ["Lucía Ferreira"]),
         ("Posted on 21 May 2024, by Jane Roe, John Doe", ["Jane Roe", "John Doe"]),
         ("May 21, 2024 at 3:15 PM", []),
+        # Chinese themes run the parts together (vuepress-theme-hope's page info)
+        ("叶舟2024年5月21日前端Vue Vue小于 1 分钟约 161 字...", ["叶舟"]),
+        ("发表于 2024-05-21 | 分类于 前端 | 阅读次数: 12", []),
         # Hugo's Ananke theme: the dashes stay between the parts taken out
         ("May 21, 2024 - 2 minutes read - 218 words", []),
         ("May 21, 2024 - One minute read - 48 words", []),
@@ -52,6 +55,9 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         # a category beside no date of the page
         ("in Data", []),
         ("A minute of silence", []),
+        # a Chinese sentence, and a date with neither author nor reading time
+        ("2024年5月21日，我们去了海边。", ["叶舟"]),
+        ("2024年5月21日 游记", []),
         ("", []),
     ],
 )

@@ -18,7 +18,9 @@ stays. Where it holds the page's date, the category and tags that themes print b
 ("in Data", "Tagged with sqlalchemy, postgres") count as meta too. Only the first
 :data:`HEADER_LINES` lines are looked at, and a line of prose (:data:`MAX_META_CHARS`, a
 full stop) is never one: a news story's dateline ("WASHINGTON, May 21, 2024 - ...") opens
-its first paragraph and stays.
+its first paragraph and stays. Chinese themes run an info line's parts together with no
+separator ("叶舟2021年6月26日前端Vue小于 1 分钟约 161 字"): such a line counts when it is
+short, holds no sentence punctuation and the page's date, and its author or a reading time.
 """
 
 from __future__ import annotations
@@ -68,10 +70,24 @@ _PUNCTUATION = " \t:;()[]-–—|•·/"
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)")
 
 
+#: a character of a language written without spaces between words
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+#: a Chinese or Japanese sentence's punctuation
+_CJK_SENTENCE = re.compile(r"[。！？，；]")
+#: a Chinese reading time or word count: "小于 1 分钟", "约 161 字", "阅读时长"
+_CJK_READING = re.compile(r"\d+\s*分钟|[约共]\s*[\d,.]+\s*[kK万千]?\s*字|阅读")
+#: the longest Chinese meta line (a character is a word)
+MAX_CJK_META_CHARS = 80
+
+
 def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) -> bool:
     """Is ``line`` nothing but the page's date, authors and reading time (module doc)?"""
     text = " ".join(line.split())
-    if not text or len(text) > MAX_META_CHARS or _SENTENCE.search(text):
+    if not text or len(text) > MAX_META_CHARS:
+        return False
+    if _CJK.search(text):
+        return _is_cjk_meta_line(text, published, authors)
+    if _SENTENCE.search(text):
         return False
     anchored = dated = False
     if published is not None:
@@ -100,6 +116,22 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
             if _FILLER.sub(" ", piece).strip(_PUNCTUATION):
                 return False
     return True
+
+
+def _is_cjk_meta_line(text: str, published: datetime | None, authors: Sequence[str]) -> bool:
+    """A Chinese theme's info line runs its parts together ("叶舟2021年6月26日前端Vue小于
+    1 分钟约 161 字", vuepress-theme-hope's page info), so they cannot be taken out one by
+    one: the line is short, holds no sentence punctuation and the page's own date, and its
+    author or a reading time."""
+    if published is None or len(text) > MAX_CJK_META_CHARS or _CJK_SENTENCE.search(text):
+        return False
+    day = published.date()
+    if not any(
+        (found := find_written_date(match.group())) is not None and found.date() == day
+        for match in WRITTEN_DATE.finditer(text)
+    ):
+        return False
+    return any(name in text for name in authors) or _CJK_READING.search(text) is not None
 
 
 def _is_handle(line: str) -> bool:
