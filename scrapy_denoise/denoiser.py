@@ -25,7 +25,7 @@ from .methods.header_lines import without_header
 from .methods.line_rules import without_rule_lines
 from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
-from .page.classifier import PageClassifier, PageModel
+from .page.classifier import PageClassifier, PageModel, declares_article
 from .page.features import page_features
 from .page.links import MIN_DATED, is_site_map, outgoing_links
 from .page.verdict import PageVerdict
@@ -309,7 +309,12 @@ class Denoiser:
             fingerprint = _fingerprint(doc, extraction.lines)
             learner.record_fingerprint(doc.url, site, fingerprint, counted)
             if not verdict.is_noise and duplicate_of is None:
-                learner.note_passed(doc.url, site, meta.title, lines)
+                # a page that declares itself an article with its publication time is not
+                # a list of others, whatever it quotes: a year in review lists the year's
+                # stories under their titles (page/listing.py)
+                learner.note_passed(
+                    doc.url, site, meta.title, lines, judge=not declares_article(doc)
+                )
                 if body is not None and self._first_pages is not None:
                     self._first_pages.keep(
                         FirstPage(doc.url, body, headers, verdict, hash(text)),

@@ -337,11 +337,20 @@ class SiteLearner:
         with self._lock:
             return [(url, site) for site, pages in self._unsigned.items() for url in pages]
 
-    def note_passed(self, url: str, site: str, title: str | None, lines: Sequence[str]) -> None:
+    def note_passed(
+        self,
+        url: str,
+        site: str,
+        title: str | None,
+        lines: Sequence[str],
+        *,
+        judge: bool = True,
+    ) -> None:
         """Remember a page extracted as an article: its title, and its lines, which may be
-        the titles of the site's other articles (:meth:`listings`)."""
+        the titles of the site's other articles (:meth:`listings`); with ``judge=False``
+        the page is never judged a listing itself."""
         with self._lock:
-            self._listings.add(url, site, title, lines)
+            self._listings.add(url, site, title, lines, judge=judge)
 
     def listings(self) -> list[tuple[str, str]]:
         """(URL, site) of the pages :meth:`note_passed` remembered whose lines list the

@@ -140,6 +140,29 @@ def test_a_list_page_with_teasers_extracted_before_its_articles_is_named_at_the_
         assert denoiser.noise_pages_passed() == [(f"{SITE}/news/", "listing")]
 
 
+def test_a_page_declaring_itself_an_article_is_no_listing_but_its_title_counts() -> None:
+    # a year in review lists the year's stories under their titles; it says it is a post
+    review = (
+        _list_page(TITLES[:5])
+        .replace(
+            "<head>",
+            "<head><meta property='article:published_time' content='2024-12-30T09:00:00Z'>",
+        )
+        .replace("<ul>", f"<p>Here are the stories of the year. {SENTENCE}</p><ul>")
+    )
+    with Denoiser(store=None, page_model=None) as denoiser:
+        denoiser.extract(review, f"{SITE}/2024/12/30/year-in-review/")
+        for n in range(5):
+            denoiser.extract(_story(n), f"{SITE}/news/{n}")
+        denoiser.extract(_list_page(TITLES[:5]), f"{SITE}/news/")
+        assert denoiser.noise_pages_passed() == [(f"{SITE}/news/", "listing")]
+    index = ListingIndex()
+    index.add(f"{SITE}/news/0", "college", TITLES[0], [TITLES[0]], judge=False)
+    index.add(f"{SITE}/news/1", "college", TITLES[1], [TITLES[1]])
+    index.add(f"{SITE}/both/", "college", "Both", [TITLES[0], TITLES[1]])
+    assert index.listings() == [(f"{SITE}/both/", "college")]
+
+
 def test_noise_pages_need_a_learner() -> None:
     denoiser = Denoiser(store=False, page_model=None)
     denoiser.extract(_list_page(TITLES[:5]), f"{SITE}/news/")

@@ -39,6 +39,13 @@ its video channel, stays: its teasers begin as no article's first lines do). CMS
 the teaser from the story's first paragraph (WordPress's excerpt, DedeCMS's
 description, Ghost's), so its start is the story's.
 
+A page that declares itself an article with its publication time (Open Graph's
+``article:published_time``, :func:`~.classifier.declares_article`) is never judged one,
+though its title counts for the pages that list it: a year in review lists the year's
+stories under their titles and first lines, and a generated tagDiv Newspaper site's "2023
+in review" (100 lines, a share of titles over the threshold) was deleted as a listing.
+Publishing platforms write that tag on posts, not on their lists.
+
 :class:`ListingIndex` is this process's memory, bounded whatever the crawl's length: the
 last :data:`MAX_TITLES` titles and as many leads (about 3 MB each) and the lines of the
 last :data:`WINDOW` pages (about 2 MB), a page judged as it leaves the window, by the
@@ -161,16 +168,20 @@ class ListingIndex:
         # listings judged as they left the window, in the order met
         self._found: dict[tuple[str, str], None] = {}
 
-    def add(self, url: str, site: str, title: str | None, lines: Sequence[str]) -> None:
-        """Remember a page that passed the filter: its title and its first lines."""
+    def add(
+        self, url: str, site: str, title: str | None, lines: Sequence[str], *, judge: bool = True
+    ) -> None:
+        """Remember a page that passed the filter: its title and its first lines, and with
+        ``judge`` (a page that does not declare itself an article) the keys its judgement
+        reads."""
         page = (url, site)
         if page in self._window:
             return
         read = lines[:MAX_LINES]
         teasers = array("q", [_teaser_key(line) for line in read])
         self._window[page] = (
-            array("q", [_key(line) for line in read]),
-            teasers if any(teasers) else None,
+            array("q", [_key(line) for line in read] if judge else []),
+            teasers if judge and any(teasers) else None,
         )
         if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
             _remember(self._titles, (site, key), url, MAX_TITLES)
