@@ -693,3 +693,24 @@ def test_a_malformed_declared_url_names_no_site() -> None:
     html = """<html><head><meta name="author" content="Jane Roe">
     <meta property="og:url" content="http://[bad"></head><body><p>Story.</p></body></html>"""
     assert _meta(html, "https://news.example/a").author == "Jane Roe"
+
+
+@pytest.mark.parametrize(
+    ("byline", "author"),
+    [
+        # MkDocs Material's blog post profile: the name, a line break, the role
+        (
+            '<div class="md-post__authors"><span class="md-author"><img alt="Marta Reyes">'
+            '</span><span><strong><a href="/m">Marta Reyes</a></strong><br>Maintainer</span>'
+            "</div>",
+            "Marta Reyes",
+        ),
+        ('<p class="byline">Ramona Pringle<br/>Technology Columnist</p>', "Ramona Pringle"),
+        ('<p class="byline">By<br>Jane Roe</p>', "Jane Roe"),
+        # without a line break the byline is read whole, as before
+        ('<p class="byline">By <b>Jane Roe</b> and <b>John Doe</b></p>', "Jane Roe and John Doe"),
+    ],
+)
+def test_a_line_break_in_a_byline_ends_the_name(byline: str, author: str) -> None:
+    html = f"<html><head></head><body><h1>Storm</h1>{byline}<p>Story.</p></body></html>"
+    assert _meta(html).author == author
