@@ -68,7 +68,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|trefwoorden?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
     r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
     r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?)"
-    r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+)?",
+    # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
+    # three digits at most: a story's id is longer, as /section/world/12345 may be)
+    r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
     # search pages in those languages
     r"suche|recherche|b(?:u|ú)squeda|pesquisa|zoeken|szukaj|cerca",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
