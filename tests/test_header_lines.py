@@ -32,6 +32,8 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("May 21, 2024 - 2 minutes read - 218 words", []),
         ("May 21, 2024 - One minute read - 48 words", []),
         ("6 min read", []),
+        # the page's last change, whatever its date (AstroPaper's header)
+        ("Updated: 30 Oct, 2023 at 10:15 AM", []),
     ],
 )
 def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
@@ -47,7 +49,7 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         ("WASHINGTON, May 21, 2024 - The senate voted on Tuesday.", []),
         # another day's date, a name that is not the author's, a section name
         ("May 22, 2024", []),
-        ("Updated: May 23, 2024", []),
+        ("Updated on our plans", []),
         ("Jane Roe", ["John Doe"]),
         ("Data", []),
         # the author named in a sentence

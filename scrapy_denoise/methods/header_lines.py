@@ -13,9 +13,10 @@ A line is a *meta line* when nothing is left of it once the page's own metadata 
 words around them are taken out: the publication date (any written form, with its time
 of day), the author's names, social handles, a reading time or word count, the words
 "posted", "published", "updated", "by", "on", ... and separators. It must hold the
-page's date, one of its authors or a reading time, so a date or name of something else
-stays. Where it holds the page's date, the category and tags that themes print beside it
-("in Data", "Tagged with sqlalchemy, postgres") count as meta too. Only the first
+page's date, one of its authors or a reading time, or be a stamp of its last change
+("Updated: 30 Oct, 2023"), so a date or name of something else stays. Where it holds the
+page's date, the category and tags that themes print beside it ("in Data", "Tagged with
+sqlalchemy, postgres") count as meta too. Only the first
 :data:`HEADER_LINES` lines are looked at, and a line of prose (:data:`MAX_META_CHARS`, a
 full stop) is never one: a news story's dateline ("WASHINGTON, May 21, 2024 - ...") opens
 its first paragraph and stays. Chinese themes run an info line's parts together with no
@@ -57,6 +58,8 @@ _FILLER = re.compile(
     r"|on|by|at|and|author|authors|date|time|read|reading)\b\s*:?|&",
     re.I,
 )
+#: the words that start a stamp of the page's last change
+_UPDATED = re.compile(r"(?:last\s+)?(?:updated|modified|edited|revised)\b", re.I)
 #: a category or tag list beside the date: "in Data", "Tagged with sqlalchemy, postgres"
 _TAXONOMY = re.compile(
     r"(?:^|(?<=\s))(?:in|tagged(?:\s+with)?|tags?\s*:|categor(?:y|ies)\s*:|filed\s+under)\s+"
@@ -89,7 +92,9 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
         return _is_cjk_meta_line(text, published, authors)
     if _SENTENCE.search(text):
         return False
-    anchored = dated = False
+    # an update stamp dates the page too, whatever its date: "Updated: 30 Oct, 2023"
+    anchored = _UPDATED.match(text) is not None and WRITTEN_DATE.search(text) is not None
+    dated = False
     if published is not None:
         day = published.date()
 
