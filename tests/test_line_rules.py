@@ -342,8 +342,13 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
             "Previous article: All Stars cricket 2023 Next article: Under-8s enjoy the festival",
             "stock",
         ),
-        # vuepress-theme-hope's last edit
+        # vuepress-theme-hope's last edit, Typecho's taxonomy lines
         ("上次编辑于: 2021/12/19 20:33:17", "stock"),
+        ("分类: 生活随笔", "stock"),
+        ("标签: 心理学, 散文, 读书", "stock"),
+        ("标签: none", "stock"),
+        # an author's line may be content: zjuvai-blog's paper reviews name the authors so
+        ("作者：Cody Dunne, Ben Shneiderman", None),
         # a listing's labels are content: a film's category beside its director
         ("Category: Drama Director: Michael Caton-Jones", None),
         ("Topic: Why we moved. A story of two cities", None),

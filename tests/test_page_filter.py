@@ -173,6 +173,11 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/docs/intro",
         "/en-US/docs/Web/API/Fetch_API",
         "/documentation/flink-cdc-stable/",
+        # a Python project's Sphinx build: API reference, modules' source, user guide
+        "/api/specta.fft.html",
+        "/_modules/specta/fft.html",
+        "/user_guide/",
+        "/search/budget/2/",  # a search's results paged by number (Typecho)
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
         "/2024/05/10/harbour-budget/print/",
@@ -295,7 +300,7 @@ def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
     # flink-blog's Chinese home page, /zh/, passed the filter and was stored as an article
     for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html"):
         assert _reason(_article_html(), "https://news.example.com" + path) == "shallow_url"
-    for path in ("/zh/what-is-flink/", "/api/", "/ai-news/", "/blog/en/"):
+    for path in ("/zh/what-is-flink/", "/app/", "/ai-news/", "/blog/en/"):
         assert _reason(_article_html(), "https://news.example.com" + path) is None
 
 
@@ -867,3 +872,10 @@ def test_changing_min_visits_one_is_refused_since_every_revisit_would_be_noise()
     with pytest.raises(ValueError, match="every revisited page would be noise"):
         PageRules(changing_min_visits=1)
     assert PageRules(changing_min_visits=2).changing_min_visits == 2
+
+
+def test_a_reply_link_to_a_site_page_is_the_site_page() -> None:
+    for query in ("?replyTo=214", "?replytocom=7", "?replytocom=7&utm_source=x"):
+        url = "https://news.example.com/about.html" + query
+        assert _reason(_article_html(), url) == "site_page"
+    assert _reason(_article_html(), "https://news.example.com/about.html?id=3") is None

@@ -378,6 +378,11 @@ _LABELLED = re.compile(
 )
 #: a page's last edit in a Chinese blog theme's footer: "上次编辑于: 2021/12/19 20:33:17"
 #: (vuepress-theme-hope), "最后更新时间：2024-05-11"
+#: the same taxonomy lines in Chinese blog themes: "分类: 读书笔记", "标签: 心理学, 散文",
+#: "标签: none" (Typecho's default theme under a post without tags), "关键词：..." (an
+#: author's line, "作者：...", is not one: zjuvai-blog's paper reviews name the paper's
+#: authors so, in their truth)
+_LABELLED_ZH = re.compile(r"(?:分类|标签|栏目|关键词|关键字)\s*[:：]\s*[^。！？；]{1,60}")
 _CHANGE_STAMP_ZH = re.compile(
     rf"(?:上次编辑于|最后(?:更新|编辑|修改)(?:时间|于)?|最近更新(?:时间|于)?)\s*[:：]?\s*(?:{DATE_PATTERN})"
 )
@@ -417,6 +422,7 @@ def is_stock_line(line: str) -> bool:
         _STOCK_ZH.fullmatch(collapsed) is not None
         or _is_publication_line_zh(collapsed)
         or _CHANGE_STAMP_ZH.fullmatch(collapsed) is not None
+        or _LABELLED_ZH.fullmatch(collapsed) is not None
     )
 
 

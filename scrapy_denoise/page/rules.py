@@ -56,7 +56,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"[\w.\-]*(?:sendto|pre)_form",
     r"log-?in|sign-?in|sign-?up|register",
     # search result pages, with or without the query as a segment
-    r"search(?:\.\w+)?(?:/[^/]+)?",
+    r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3})?)?",
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
     # (news CMSs file their section fronts as /section/world/); a script is no term:
     # nzherald.co.nz serves its stories as /section/story.cfm?objectid=...
@@ -90,7 +90,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # from their text (the navigation_page rule spares those). Of the shared pages, the
     # pattern names flink-blog's 22 /documentation/ pages (noise), 29 wcxb pages typed
     # documentation (neither noise nor article there) and 2 cleaneval pages (untyped)
-    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:docs?|documentation)(?:/[^?]*)?",
+    # (2026-11-29: and a Python project's Sphinx build: its API reference, its modules'
+    # highlighted source, _modules/, and its user guide; of the shared pages this names
+    # one more, a wcxb documentation page, docs.stripe.com/api/charges)
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:docs?|documentation|api|_modules|user[-_]?guide)"
+    r"(?:/[^?]*)?",
     # an article's AMP and print versions: copies of a page the site serves under its own
     # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
@@ -408,9 +412,15 @@ def _names_site_page(url: str, names: str) -> bool:
         _SITE_PAGE_FOLDERS.fullmatch(segments[0]) or _blogger_page(segments)
     ):
         return False
-    if parts.query and names_a_page(parts.query):
+    if parts.query and names_a_page(_REPLY_KEY.sub("", parts.query)):
         return False
     return _site_page_regex(names).fullmatch(segments[-1]) is not None
+
+
+#: a link that opens the page's comment form as a reply (WordPress's ``?replytocom=``,
+#: Typecho's ``?replyTo=``), under every comment: the page it is on, whatever it names. A
+#: generated Typecho blog's crawl stored its about page as ``/about.html?replyTo=214``
+_REPLY_KEY = re.compile(r"(?:^|&)reply_?to(?:com)?=[^&]*", re.I)
 
 
 def feature_rules(
