@@ -140,6 +140,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/tags/python/page2/",
         "/tags/astro/4/",  # AstroPaper's paging of a term: its number alone
         "/news/index_2.html",
+        "/zt/2024lianghui/",  # a Chinese CMS's topic page
+        "/col/col1234/index.html",  # 大汉 JCMS's column page
         "/sitemap.xml",
         "/search",
         "/search/budget/",
@@ -202,6 +204,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/why-tutoring-works/2025/11",  # dates after a slug: only a bare date path is a list
         "/for_no_good_reason/2005/01/",  # under a folder of any other name (a blog's)
         "/2019/05/12345",  # a story id after the month
+        "/zt/2024lianghui/1234.html",  # a story filed under a topic
         "/section/world/12345",  # a story id after a section (paging runs to 3 digits)
         "/2019/05/12/harbour-budget/",
         "/blog/docs-as-code-in-practice/",  # "docs" in a slug, or a folder further down

@@ -107,6 +107,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # for the page
     r"(?:page|seite|pagina|strona|sayfa)[-_/]?\d+",
     r"index_\d+\.s?html?",
+    # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
+    # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
+    # their stories. No page of the shared data has such a path
+    r"^/(?:zt|zhuanti)(?:/[^/]+)?",
+    r"^/col/col\d+",
 )
 
 #: The last path segment of a site's own pages, as sites name them: about, contact, legal
