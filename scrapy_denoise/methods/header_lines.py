@@ -33,7 +33,14 @@ from datetime import datetime
 from ..dates import WRITTEN_DATE, find_written_date
 from .line_rules import headline_index
 
-__all__ = ["HEADER_LINES", "MAX_META_CHARS", "is_meta_line", "without_header"]
+__all__ = [
+    "HEADER_LINES",
+    "MAX_CJK_META_CHARS",
+    "MAX_META_CHARS",
+    "header_indexes",
+    "is_meta_line",
+    "without_header",
+]
 
 #: how far down the text header lines are looked for (the headline's own window, with a
 #: line more for a byline under a date under a headline)
