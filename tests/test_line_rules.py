@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from scrapy_denoise import Denoiser
+from scrapy_denoise.methods.header_lines import without_header
 from scrapy_denoise.methods.line_rules import (
     HEADLINE_LINES,
     dangling_labels,
     is_stock_line,
     line_rule,
-    without_headline,
     without_rule_lines,
 )
 
@@ -270,7 +270,7 @@ def test_the_headline_goes_once_from_the_top_of_the_text_whitespace_and_case_asi
     title = "Tram line to reach the harbour"
     lines = ["Local news", "TRAM line  to reach the harbour ", "The council voted.", title]
     # the first equal line within the first HEADLINE_LINES; the story's later quote stays
-    assert without_headline(lines, title) == ["Local news", "The council voted.", title]
+    assert without_header(lines, title, None, None) == ["Local news", "The council voted.", title]
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,7 @@ def test_the_headline_goes_once_from_the_top_of_the_text_whitespace_and_case_asi
 def test_text_without_its_title_near_the_top_is_kept_whole(
     lines: list[str], title: str | None
 ) -> None:
-    assert without_headline(lines, title) == lines
+    assert without_header(lines, title, None, None) == lines
 
 
 def test_the_denoiser_drops_the_headline_only_when_asked() -> None:

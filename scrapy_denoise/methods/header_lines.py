@@ -162,7 +162,7 @@ def without_header(
     published: datetime | None,
     author: str | None,
 ) -> list[str]:
-    """``lines`` without the headline (:func:`~.line_rules.without_headline`) and the meta
+    """``lines`` without the headline (:func:`~.line_rules.headline_index`) and the meta
     lines among the first :data:`HEADER_LINES`, for ``keep_headline=False``."""
     drop = header_indexes(lines, title, published, author)
     return [line for i, line in enumerate(lines) if i not in drop] if drop else list(lines)

@@ -181,7 +181,6 @@ __all__ = [
     "headline_index",
     "is_stock_line",
     "line_rule",
-    "without_headline",
     "without_rule_lines",
 ]
 
@@ -466,22 +465,17 @@ def dangling_labels(lines: Sequence[str]) -> int:
 HEADLINE_LINES = 5
 
 
-def without_headline(lines: Sequence[str], title: str | None) -> list[str]:
-    """``lines`` without the first of the first :data:`HEADLINE_LINES` that is the article's
-    ``title`` (whitespace runs and case aside), for ``DenoiseOptions(keep_headline=False)``.
+def headline_index(lines: Sequence[str], title: str | None) -> int | None:
+    """Where in ``lines`` the headline is, or None: the first of the first
+    :data:`HEADLINE_LINES` that is the article's ``title`` (whitespace runs and case
+    aside), which ``DenoiseOptions(keep_headline=False)`` leaves out
+    (:func:`~.header_lines.without_header`).
 
     Where the title is stored beside the text, the headline in the text is the same words
     twice; sites' own sources (the Markdown of the shared sites' posts) leave it out of the
     body. A headline that differs from the title (a title cut to the ``og:title``, a
     headline with a subtitle run into it) stays: only an equal line is certainly it.
     """
-    i = headline_index(lines, title)
-    return list(lines) if i is None else [*lines[:i], *lines[i + 1 :]]
-
-
-def headline_index(lines: Sequence[str], title: str | None) -> int | None:
-    """Where in ``lines`` the line :func:`without_headline` leaves out is, or None (the page
-    report names that line's fate with it)."""
     if not title:
         return None
     wanted = _fold(title)
