@@ -81,11 +81,21 @@ FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(PageFeatures))
 INDEX_FILE = re.compile(r"/(?:index|default)\.\w+$", re.I)
 
 
+#: a link that opens the page's comment form as a reply (WordPress's ``?replytocom=``,
+#: Typecho's ``?replyTo=``), under every comment: the page it is on, whatever it names. A
+#: generated Typecho blog's crawl stored its about page as ``/about.html?replyTo=214``
+_REPLY_KEY = re.compile(r"reply_?to(?:com)?", re.I)
+
+
 def names_a_page(query: str) -> bool:
     """Whether a query string picks a page of its own: on a short path, ``/?p=123``
     (WordPress's plain permalinks) and ``/?fArticleId=...`` (Independent Online's news
-    sites, 5 of l3s-gn1's 621 articles) are articles, not the home page."""
-    return any(not is_tracking_key(key) for key, _ in parse_qsl(query, keep_blank_values=True))
+    sites, 5 of l3s-gn1's 621 articles) are articles, not the home page. Tracking
+    parameters and a reply link's (:data:`_REPLY_KEY`) pick the page they are on."""
+    return any(
+        not is_tracking_key(key) and _REPLY_KEY.fullmatch(key) is None
+        for key, _ in parse_qsl(query, keep_blank_values=True)
+    )
 
 
 def url_depth(url: str) -> int:

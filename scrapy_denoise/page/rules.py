@@ -417,15 +417,9 @@ def _names_site_page(url: str, names: str) -> bool:
         _SITE_PAGE_FOLDERS.fullmatch(segments[0]) or _blogger_page(segments)
     ):
         return False
-    if parts.query and names_a_page(_REPLY_KEY.sub("", parts.query)):
+    if parts.query and names_a_page(parts.query):
         return False
     return _site_page_regex(names).fullmatch(segments[-1]) is not None
-
-
-#: a link that opens the page's comment form as a reply (WordPress's ``?replytocom=``,
-#: Typecho's ``?replyTo=``), under every comment: the page it is on, whatever it names. A
-#: generated Typecho blog's crawl stored its about page as ``/about.html?replyTo=214``
-_REPLY_KEY = re.compile(r"(?:^|&)reply_?to(?:com)?=[^&]*", re.I)
 
 
 def feature_rules(
