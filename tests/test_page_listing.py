@@ -66,6 +66,20 @@ def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() 
     assert (f"{SITE}/notices/", "college") not in index.listings()
 
 
+@pytest.mark.parametrize(
+    "entry",
+    ["2024-05-01·{}", "[2024-05-01] {}", "2024年5月1日 {}", "【05-01】{}", "05-01 {}"],
+)
+def test_listing_index_reads_titles_under_a_leading_date(entry: str) -> None:
+    # PHPCMS and DedeCMS lists print the date first in the source, floated right on screen
+    index = ListingIndex()
+    for n, title in enumerate(TITLES[:4]):
+        index.add(f"{SITE}/news/{n}", "college", title, [title, SENTENCE])
+    lines = ["News", *(entry.format(title) for title in TITLES[:3])]
+    index.add(f"{SITE}/news/", "college", "News", lines)
+    assert index.listings() == [(f"{SITE}/news/", "college")]
+
+
 LEADS = [
     f"Story {n}: the council met on Tuesday to discuss item {n} of the budget, and agreed."
     for n in range(5)

@@ -101,6 +101,14 @@ _TRAILING_DATE = re.compile(
 )
 #: the last characters of a line that may end in such a date
 _DATE_ENDS = frozenset("0123456789]】)）")
+#: a list's date before its entry's title: "2024-11-19·Title", "[2024-11-19] Title"
+_LEADING_DATE = re.compile(
+    r"^(?:[\[【(（]\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})\s*[\]】)）]"
+    r"|(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})(?=\s|[·•|:：]))"
+    r"\s*[·•|:：]?\s*"
+)
+#: the first characters of a line that may begin with such a date
+_DATE_STARTS = frozenset("0123456789[【(（")
 
 
 def _key(line: str) -> int:
@@ -114,6 +122,10 @@ def _key(line: str) -> int:
         return 0
     if text[-1] in _DATE_ENDS:
         text = _TRAILING_DATE.sub("", text)
+    if text and text[0] in _DATE_STARTS:
+        text = _LEADING_DATE.sub("", text)
+    if not text:
+        return 0
     return hash(text.casefold()) or 1
 
 
