@@ -147,6 +147,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/search/budget/",
         "/?s=budget",
         "/index.php?paged=2",
+        "/news/society/?PAGEN_1=2",  # 1C-Bitrix's list paging
+        "/-Culture-?debut_articles=10",  # SPIP's
         "/portal/sendto_form",
         "/login",
         "/feed/",
@@ -180,6 +182,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/_modules/specta/fft.html",
         "/user_guide/",
         "/search/budget/2/",  # a search's results paged by number (Typecho)
+        "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
+        "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
+        "/user/10",  # a member's profile and posts (Drupal)
+        "/de/users/anna-schneider/",
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
         "/2024/05/10/harbour-budget/print/",
@@ -217,6 +223,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/category/story.cfm?c_id=18&objectid=10486887",  # a story script, not a term
         "/thema/wohnen/stadtrat-genehmigt-plan.html",  # an article filed under a topic
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
+        "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
+        "/news/user/guide-to-the-new-portal",  # "user" under a folder: a slug's
+        "/2024/05/comment/reply-to-critics/",
         "/archivio/2024/03/15/notizia-del-giorno.html",
         "/seite-an-seite/",
         # site-page words inside slugs, and as whole slugs of posts

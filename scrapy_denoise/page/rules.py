@@ -55,6 +55,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # forms (paper: "sendto_form", "pre_form"; sign-in and sign-up forms alike)
     r"[\w.\-]*(?:sendto|pre)_form",
     r"log-?in|sign-?in|sign-?up|register",
+    # a comment's reply form, with the comment it answers (Drupal's
+    # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
+    r"comment/reply(?:/[^?]*)?",
     # search result pages, with or without the query as a segment
     r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3})?)?",
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
@@ -71,8 +74,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
-    # search pages in those languages
-    r"suche|recherche|b(?:u|ú)squeda|pesquisa|zoeken|szukaj|cerca",
+    # search pages in those languages; where the word means nothing but "search", with the
+    # query as a segment as above (a generated TYPO3 city site's /suche/baustelle; French
+    # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb)
+    r"recherche|pesquisa|cerca",
+    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
     # /archive/201902); /archives/123 (a WordPress post id) stays out.
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
@@ -112,6 +118,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # their stories. No page of the shared data has such a path
     r"^/(?:zt|zhuanti)(?:/[^/]+)?",
     r"^/col/col\d+",
+    # a site member's profile and the list of their posts, at the site's root or a
+    # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
+    # stored its reporters' six. No page of the shared data has such a path
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users?/[^/]+",
 )
 
 #: The last path segment of a site's own pages, as sites name them: about, contact, legal
@@ -186,6 +196,13 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
     "keywords",
     "tag",
     "paged",
+    # the list paging of 1C-Bitrix (the CMS of most Russian sites: ?PAGEN_1=2, numbered by
+    # the list on the page) and SPIP's (?debut_articles=10): generated copies of both
+    # stored their section lists' later pages, each with the leads of ten stories
+    "PAGEN_1",
+    "PAGEN_2",
+    "PAGEN_3",
+    "debut_articles",
     # AMP and print versions (above)
     "amp",
     "print",
