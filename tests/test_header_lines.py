@@ -34,6 +34,18 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("6 min read", []),
         # the page's last change, whatever its date (AstroPaper's header)
         ("Updated: 30 Oct, 2023 at 10:15 AM", []),
+        # other languages' words around the date and names (TYPO3's news extension, SPIP,
+        # 1C-Bitrix, a Spanish theme)
+        ("Veröffentlicht am 21. Mai 2024 von Anna Schneider", ["Anna Schneider"]),
+        ("Publié le 21 mai 2024, par Jean-Pierre Cabrol et Odile Faure", ["Jean-Pierre Cabrol"]),
+        ("21 мая 2024, 15:15", []),
+        ("Publicado el 21 de mayo de 2024 por Ana López · 5 minutos de lectura", ["Ana López"]),
+        ("Lesezeit: 3 Min.", []),
+        # dated and signed, a few words more: the category and tags TYPO3 prints between
+        (
+            "Veröffentlicht am 21. Mai 2024 Kultur #Veranstaltung Von Julia Hoffmann",
+            ["Julia Hoffmann"],
+        ),
     ],
 )
 def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
@@ -61,6 +73,9 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         ("2024年5月21日，我们去了海边。", ["叶舟"]),
         ("2024年5月21日 游记", []),
         ("", []),
+        # dated but not signed, or more than a few words more: a headline, not a byline
+        ("21. Mai 2024 Kultur #Veranstaltung", []),
+        ("May 21, 2024: John Doe wins the Ohio primary race in a landslide", ["John Doe"]),
     ],
 )
 def test_other_lines_are_not_meta(line: str, authors: list[str]) -> None:
@@ -105,3 +120,30 @@ def test_a_crawls_text_leaves_a_short_posts_byline_to_its_columns() -> None:
     assert "by Lucía Ferreira" in kept.text.split("\n")
     assert dropped.text == (paragraph * 2).strip()
     assert (dropped.author, dropped.published) == ("Lucía Ferreira", PUBLISHED)
+
+
+def test_a_summary_cut_from_the_storys_start_goes() -> None:
+    # PHPCMS prints the description, the story's first 200 characters cut mid-word, above
+    # the story; the paragraphs it spans are joined without a space in Chinese
+    first = "近年来，本市预拌混凝土行业深入贯彻新发展理念，把智能制造作为推动行业转型升级的抓手。"
+    second = "以北京德润干混砂浆有限公司为例，该公司投资建设了智能生产管控平台。"
+    summary = (first + second)[:60]
+    lines = ["智能制造：预拌混凝土企业在行动", summary, first, second]
+    kept = without_header(lines, "智能制造：预拌混凝土企业在行动", None, None)
+    assert kept == [first, second]
+    # an English excerpt with its ellipsis, over two paragraphs
+    body = ["We opened a new region in the east this spring.", "Customers moved in fast."]
+    excerpt = "We opened a new region in the east this spring. Customers moved…"
+    assert without_header([excerpt, *body], None, None, None) == body
+
+
+def test_a_line_that_does_not_begin_the_text_after_it_stays() -> None:
+    lines = [
+        "A standfirst its editor wrote, which says what the story is about.",
+        "We opened a new region in the east this spring.",
+        "Customers moved in fast.",
+    ]
+    assert without_header(lines, None, None, None) == lines
+    # a short line beginning the next is a heading or a label
+    short = ["Results", "Results of the spring survey are in, and they are good news."]
+    assert without_header(short, None, None, None) == short

@@ -301,7 +301,7 @@ def test_the_denoiser_drops_the_headline_only_when_asked() -> None:
     )
     html = f"""<html><head><title>Tram line to reach the harbour - Daily</title></head>
     <body><article><h1>Tram line to reach the harbour</h1><p>{paragraph * 2}</p>
-    <p>{paragraph * 2}</p></article></body></html>"""
+    <p>Work starts in May. {paragraph * 2}</p></article></body></html>"""
     url = "https://news.example/tram"
     with Denoiser(store=False) as keeping, Denoiser(store=False, keep_headline=False) as dropping:
         kept, dropped = keeping.extract(html, url), dropping.extract(html, url)

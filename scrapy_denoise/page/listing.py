@@ -11,7 +11,7 @@ stored articles, one after another from its top.
 
 The rule, judged at the crawl's end, when the articles' titles are in: a page that passed
 the filter is a *listing* when at least :data:`MIN_TITLES` of its lines are each another
-article's title (a trailing date in brackets aside, as notice lists print it), those
+article's title (a date before or after it aside, as notice lists print it), those
 lines are at least :data:`MIN_SHARE` of its lines, and the first of them comes in its
 first third; or when two such lines, the first in the first third, are half its lines or
 more (:data:`TITLES_ONLY_SHARE`): a generated Jekyll minima blog's month archives of two
