@@ -185,6 +185,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/user/10",  # a member's profile and posts (Drupal)
+        "/-Culture-",  # SPIP's section, keyword and author lists
+        "/+-Festival-+/",
+        "/_Martine-Delpech_",
         "/de/users/anna-schneider/",
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
@@ -224,6 +227,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/thema/wohnen/stadtrat-genehmigt-plan.html",  # an article filed under a topic
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
+        "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
+        "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
+        "/blog/-draft-/",  # a dash-marked slug under a folder
         "/news/user/guide-to-the-new-portal",  # "user" under a folder: a slug's
         "/2024/05/comment/reply-to-critics/",
         "/archivio/2024/03/15/notizia-del-giorno.html",

@@ -118,6 +118,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # their stories. No page of the shared data has such a path
     r"^/(?:zt|zhuanti)(?:/[^/]+)?",
     r"^/col/col\d+",
+    # SPIP's lists in its "propres" URLs, at the site's root: a section (rubrique,
+    # /-Culture-), a keyword (/+-Festival-+) and an author (/_Martine-Delpech_); its
+    # articles have no marks and its news briefs are /+Title+. A generated SPIP site's
+    # crawl passed all 85 of them, which the listing rule deleted at its end but for 8.
+    # No page of the shared data has such a path
+    r"^/(?:-[^/]+-|\+-[^/]+-\+|_[^/]+_)",
     # a site member's profile and the list of their posts, at the site's root or a
     # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
     # stored its reporters' six. No page of the shared data has such a path
