@@ -347,6 +347,14 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("分类: 生活随笔", "stock"),
         ("标签: 心理学, 散文, 读书", "stock"),
         ("标签: none", "stock"),
+        # the same labels in other languages (1C-Bitrix, TYPO3, SPIP, WordPress themes)
+        ("Теги: пожар, МЧС", "stock"),
+        ("Количество просмотров: 1814", "stock"),
+        ("Schlagwörter: Verkehr, Baustelle", "stock"),
+        ("Mots-clés : Festival, Culture", "stock"),
+        ("Etiquetas: viajes, Madrid", "stock"),
+        ("Visualizações: 1.234", "stock"),
+        ("Тема: пожар на улице Гагарина", None),
         # an author's line may be content: zjuvai-blog's paper reviews name the authors so
         ("作者：Cody Dunne, Ben Shneiderman", None),
         # a listing's labels are content: a film's category beside its director

@@ -153,6 +153,10 @@ others within 0.0001). Held out, counted once after the choice: 34 lines, 11 in 
 its content (cleaneval -0.0005, dragnet +0.0004, l3s-gn1 +0.0002, wcxb +0.0000; 22 pages
 changed, 18 for the better). A taxonomy's items are short and carry no label of their own,
 so cleaneval's film listings ("Category: Drama Director: Michael Caton-Jones") stay.
+The same labels in German, French, Spanish, Portuguese, Italian, Dutch and Russian
+followed on 2026-11-29 ("Теги: пожар, МЧС", "Количество просмотров: 1814", "Mots-clés :
+...", "Schlagwörter: ..."), which a generated 1C-Bitrix news site kept under every story;
+no line of the six datasets' development output matches them.
 
 Lines a page's output repeats were measured as a rule (2026-11-28) and not kept. On the
 default chain's development output of the six truth datasets, 640 pages repeat a line of
@@ -369,9 +373,15 @@ _COMMIT_STAMP = re.compile(
 #: article: ..."). A taxonomy's items are short and hold no label of their own:
 #: cleaneval's film listings ("Category: Drama Director: Michael Caton-Jones") are content
 _LABELLED = re.compile(
-    r"(?:tags?|tagged(?:\s+with)?|categor(?:y|ies)|filed\s+under|posted\s+in|topics?)\s*:\s*"
+    r"(?:tags?|tagged(?:\s+with)?|categor(?:y|ies)|filed\s+under|posted\s+in|topics?"
+    # the same labels in German, French, Spanish, Portuguese, Italian, Dutch and Russian
+    r"|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|themen|mots?[- ]cl(?:é|e)s"
+    r"|(?:é|e)tiquettes?|cat(?:é|e)gories?|rubriques?|etiquetas|categor(?:í|i)as?"
+    r"|etichette|trefwoorden|categorie(?:ë|e)n|теги|метки|рубрик[аи]|категори[яи]"
+    r"|ключевые\s+слова)\s*:\s*"
     r"[^:.!?,|•·]{1,40}(?:\s*[,|•·]\s*[^:.!?,|•·]{1,40})*\s*[,|]?"
-    r"|(?:hits|views)\s*:\s*[\d,.]+"
+    r"|(?:hits|views|aufrufe|vues|visites|visitas|visualiza(?:ç|c)(?:õ|o)es|visualizzazioni"
+    r"|weergaven|(?:количество\s+)?просмотр(?:ов|ы))\s*:\s*[\d,. ]+"
     r"|(?:(?:previous|prev|next|older|newer)\s+(?:article|post|entry|story)\s*:\s*.{0,100}?\s*){1,2}",
     re.IGNORECASE,
 )
