@@ -291,6 +291,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/link/",  # a Hexo blogroll
         "/messageboard/",
         "/membership/",  # Ghost's
+        "/write-for-us/",  # a magazine's call for writers
+        "/contribute",
         "/p/about.html",  # Blogger's static pages
         "/p/contact.html",
     ],

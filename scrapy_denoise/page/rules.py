@@ -151,14 +151,16 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: al-folio's people, publications and teaching pages and minima's projects page: of the
 #: shared pages they name one more, wcxb's zoho.com/people/ (typed service, noise). Ghost's
 #: ``/membership/`` and Blogger's ``/p/about.html``, ``/p/contact.html`` followed the same
-#: day (generated copies' crawls stored them); no shared page has such a path.
+#: day (generated copies' crawls stored them); no shared page has such a path. Nor has
+#: one of a magazine's call for writers (``/write-for-us/``, ``/contribute/``), which a
+#: generated Ghost magazine's crawl stored.
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
     r"|imprint|legal(?:[-_]notice)?|disclaimer|accessibility"
     r"|cookies?[-_]?(?:policy|notice|settings)|do[-_]not[-_]sell[-\w]*"
     r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
-    r"|careers|jobs|faqs?|help"
+    r"|careers|jobs|faqs?|help|write[-_]for[-_]us|contribute"
     # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
     r"|people|team|members|membership|publications|projects|teaching|cv|resume"
     r"|links?|friends|guestbook|messageboard"
