@@ -41,6 +41,8 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("21 мая 2024, 15:15", []),
         ("Publicado el 21 de mayo de 2024 por Ana López · 5 minutos de lectura", ["Ana López"]),
         ("Lesezeit: 3 Min.", []),
+        # the page's date in its own time zone: 15:15 UTC is the next day east of UTC+9
+        ("Published May 22, 2024 at 12:15 a.m. JST", []),
         # dated and signed, a few words more: the category and tags TYPO3 prints between
         (
             "Veröffentlicht am 21. Mai 2024 Kultur #Veranstaltung Von Julia Hoffmann",
@@ -60,7 +62,7 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         # a dateline opens the first paragraph: prose
         ("WASHINGTON, May 21, 2024 - The senate voted on Tuesday.", []),
         # another day's date, a name that is not the author's, a section name
-        ("May 22, 2024", []),
+        ("May 24, 2024", []),
         ("Updated on our plans", []),
         ("Jane Roe", ["John Doe"]),
         ("Data", []),

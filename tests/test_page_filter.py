@@ -130,6 +130,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/categories/news/",
         "/category/world/index.html",
         "/author/jane-doe/",
+        "/topics/elections/",  # Arc XP's topic pages, GitHub's
         "/section/world/",
         "/zh/sections/",
         "/archives/",
@@ -227,6 +228,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/thema/wohnen/stadtrat-genehmigt-plan.html",  # an article filed under a topic
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
+        "/topic/history-of-coffee",  # an encyclopedia's article (and forums' threads)
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
         "/blog/-draft-/",  # a dash-marked slug under a folder

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from ..dates import WRITTEN_DATE, find_written_date
 from .line_rules import headline_index
@@ -154,12 +154,12 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
     anchored = _UPDATED.match(text) is not None and WRITTEN_DATE.search(text) is not None
     dated = False
     if published is not None:
-        day = published.date()
+        days = _local_days(published)
 
         def _date(match: re.Match[str]) -> str:
             nonlocal dated
             found = find_written_date(match.group())
-            if found is not None and found.date() == day:
+            if found is not None and found.date() in days:
                 dated = True
             return " | "
 
@@ -197,13 +197,20 @@ def _is_cjk_meta_line(text: str, published: datetime | None, authors: Sequence[s
     author or a reading time."""
     if published is None or len(text) > MAX_CJK_META_CHARS or _CJK_SENTENCE.search(text):
         return False
-    day = published.date()
+    days = _local_days(published)
     if not any(
-        (found := find_written_date(match.group())) is not None and found.date() == day
+        (found := find_written_date(match.group())) is not None and found.date() in days
         for match in WRITTEN_DATE.finditer(text)
     ):
         return False
     return any(name in text for name in authors) or _CJK_READING.search(text) is not None
+
+
+def _local_days(published: datetime) -> frozenset[date]:
+    """The days ``published`` falls on somewhere on Earth: a page dated in UTC prints its
+    date in its own time zone ("Published February 26, 2023 at 7:00 p.m. EST" on a story
+    whose metadata says 2023-02-27T00:00Z, a generated Arc XP paper's)."""
+    return frozenset((published + timedelta(hours=hours)).date() for hours in (-12, 0, 14))
 
 
 def _is_summary(lines: Sequence[str], index: int) -> bool:

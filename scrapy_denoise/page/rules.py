@@ -66,7 +66,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # The same words of German, French, Spanish, Portuguese, Italian, Dutch, Polish and
     # the Scandinavian languages follow the English ones, as courlan's navigation filter
     # has German's (no page of the shared data has such a URL: a bet on other sites).
-    r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?"
+    # "topics" (Arc XP's /topics/elections/, GitHub's /topics/NAME, both lists) came later,
+    # plural only: /topic/NAME is a forum thread or an encyclopedia's article
+    # (britannica.com/topic/history-of-coffee, a wcxb article)
+    r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?|topics"
     r"|schlagw(?:ö|oe|o)rte?r?|stichw(?:ö|oe|o)rte?r?|etiquettes?|etiquetas?|etichette"
     r"|trefwoorden?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
     r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
