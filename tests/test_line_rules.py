@@ -355,6 +355,9 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Etiquetas: viajes, Madrid", "stock"),
         ("Visualizações: 1.234", "stock"),
         ("Тема: пожар на улице Гагарина", None),
+        # a post's info line of labelled parts without a date (Z-BlogPHP's themes)
+        ("作者：小鹿 | 分类：照片墙 | 标签：黑白 随手拍 | 浏览：662 | 评论：4", "stock"),
+        ("作者：张三 | 这篇文章写得很好", None),
         # an author's line may be content: zjuvai-blog's paper reviews name the authors so
         ("作者：Cody Dunne, Ben Shneiderman", None),
         # a listing's labels are content: a film's category beside its director

@@ -322,12 +322,22 @@ _PUBLICATION_LABELS_ZH = re.compile(
 _SENTENCE_ZH = re.compile("[。！？；]")
 
 
+#: a post's info line without a date, two or more labelled parts between separators:
+#: "作者：小鹿 | 分类：照片墙 | 标签：黑白 随手拍 | 浏览：662 | 评论：4" (Z-BlogPHP's themes)
+_LABELLED_PARTS_ZH = re.compile(
+    r"(?:发布时间|发布日期|发布于|发表于|更新时间|最后更新|来源|作者|浏览|阅读|点击|字号|栏目"
+    r"|分类|标签|评论|关键词|责任编辑|编辑|时间|日期|热度|围观)\s*[:：]\s*[^|｜:：。！？；]{0,40}?"
+)
+_PART_SEPARATOR_ZH = re.compile(r"\s*[|｜•·]\s*")
+
+
 def _is_publication_line_zh(line: str) -> bool:
-    return (
-        _DATE_ZH.search(line) is not None
-        and _PUBLICATION_LABELS_ZH.search(line) is not None
-        and _SENTENCE_ZH.search(line) is None
-    )
+    if _SENTENCE_ZH.search(line) is not None:
+        return False
+    if _DATE_ZH.search(line) is not None and _PUBLICATION_LABELS_ZH.search(line) is not None:
+        return True
+    parts = [part for part in _PART_SEPARATOR_ZH.split(line) if part]
+    return len(parts) >= 2 and all(_LABELLED_PARTS_ZH.fullmatch(part) for part in parts)
 
 
 def _case_sensitive_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
