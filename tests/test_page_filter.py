@@ -185,6 +185,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/search/budget/2/",  # a search's results paged by number (Typecho)
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
+        "/p/death-by-hearing/comments",  # a post's comments page (Substack)
         "/user/10",  # a member's profile and posts (Drupal)
         "/-Culture-",  # SPIP's section, keyword and author lists
         "/+-Festival-+/",
@@ -229,6 +230,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
         "/topic/history-of-coffee",  # an encyclopedia's article (and forums' threads)
+        "/2024/05/comments-on-the-draft-budget/",
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
         "/blog/-draft-/",  # a dash-marked slug under a folder

@@ -58,6 +58,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a comment's reply form, with the comment it answers (Drupal's
     # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
     r"comment/reply(?:/[^?]*)?",
+    # a post's comments on a page of their own, under the post's URL (Substack's
+    # /p/slug/comments: a generated newsletter's crawl stored all 70 it reached)
+    r"comments",
     # search result pages, with or without the query as a segment
     r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3})?)?",
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
