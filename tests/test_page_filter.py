@@ -186,6 +186,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
+        "/chen_wei/comment/1j1ih",  # a comment's own page (Forem)
+        "/t/python",  # Forem's tag pages
+        "/t/python/top/week",
+        "/t/python/latest",
         "/user/10",  # a member's profile and posts (Drupal)
         "/-Culture-",  # SPIP's section, keyword and author lists
         "/+-Festival-+/",
@@ -231,6 +235,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
         "/topic/history-of-coffee",  # an encyclopedia's article (and forums' threads)
         "/2024/05/comments-on-the-draft-budget/",
+        "/index.php/weblog/comments/5933/",  # an entry with its comments
+        "/comment/why-the-budget-fails-the-young",  # an opinion section's article
+        "/t/some-topic/12345",  # a Discourse thread
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
         "/blog/-draft-/",  # a dash-marked slug under a folder

@@ -61,6 +61,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a post's comments on a page of their own, under the post's URL (Substack's
     # /p/slug/comments: a generated newsletter's crawl stored all 70 it reached)
     r"comments",
+    # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
+    # /comment/405); a slug after "comment" is an opinion section's article
+    # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
+    # comments (ExpressionEngine's /weblog/comments/5933/, a cleaneval page)
+    r"comment/[a-z0-9]{1,8}",
+    # Forem's (dev.to's) tag pages and their sorts (/t/python, /t/python/top/week,
+    # /t/python/latest): a generated Forem community's crawl stored 80 of them
+    r"^/t/[^/]+(?:/(?:latest|top(?:/(?:week|month|year|infinity))?))?",
     # search result pages, with or without the query as a segment
     r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3})?)?",
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
