@@ -41,6 +41,11 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("21 мая 2024, 15:15", []),
         ("Publicado el 21 de mayo de 2024 por Ana López · 5 minutos de lectura", ["Ana López"]),
         ("Lesezeit: 3 Min.", []),
+        # WordPress's Soledad theme, in Spanish: counts of comments and views beside
+        (
+            "por Ana López 21 de mayo de 2024 Sin comentarios 1 min de lectura 6.928 vistas",
+            ["Ana López"],
+        ),
         # the page's date in its own time zone: 15:15 UTC is the next day east of UTC+9
         ("Published May 22, 2024 at 12:15 a.m. JST", []),
         # dated and signed, a few words more: the category and tags TYPO3 prints between

@@ -188,6 +188,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
         "/chen_wei/comment/1j1ih",  # a comment's own page (Forem)
         "/t/python",  # Forem's tag pages
+        "/shop/p/country-sourdough-loaf",  # a shop's product pages
+        "/products/sennheiser-hd-600",
         "/t/python/top/week",
         "/t/python/latest",
         "/user/10",  # a member's profile and posts (Drupal)
@@ -237,6 +239,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/05/comments-on-the-draft-budget/",
         "/index.php/weblog/comments/5933/",  # an entry with its comments
         "/comment/why-the-budget-fails-the-young",  # an opinion section's article
+        "/news/products/2024/05/new-phone-launch",  # product news, deeper
         "/t/some-topic/12345",  # a Discourse thread
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article

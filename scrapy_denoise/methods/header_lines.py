@@ -75,8 +75,12 @@ _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}\b)?", re.I)
 _HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
 _READING = re.compile(
-    r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?\.?(?:\s+read)?(?!\w)"
-    r"|\b[\d,.]+\s*(?:words|views|comments?)\b"
+    r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?\.?"
+    r"(?:\s+(?:read|de\s+lectura|de\s+leitura|de\s+lecture|di\s+lettura))?(?!\w)"
+    r"|\b[\d,.]+\s*(?:words|views|comments?|vistas|visitas|visualiza(?:ç|c)(?:õ|o)es|vues"
+    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|aufrufe)(?!\w)"
+    r"|\b(?:no\s+comments|sin\s+comentarios|sem\s+coment(?:á|a)rios|aucun\s+commentaire"
+    r"|keine\s+kommentare)\b"
     r"|\bread(?:ing)?\s+time\s*:?"
     # German, French, Spanish, Italian, Dutch, Russian: "Lesezeit: 3 Min.", "3 min de
     # lecture", "lectura de 3 minutos", "5 мин. чтения"

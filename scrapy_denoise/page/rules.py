@@ -66,6 +66,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
     # comments (ExpressionEngine's /weblog/comments/5933/, a cleaneval page)
     r"comment/[a-z0-9]{1,8}",
+    # a shop's product page (WooCommerce's /product/NAME/, Shopify's /products/NAME,
+    # Squarespace's /shop/p/NAME; a generated Squarespace bakery's crawl stored 23): of the
+    # shared pages it names 29 of wcxb, typed product, service and collection, all noise
+    r"(?:products?|shop/p)/[^/]+",
     # Forem's (dev.to's) tag pages and their sorts (/t/python, /t/python/top/week,
     # /t/python/latest): a generated Forem community's crawl stored 80 of them
     r"^/t/[^/]+(?:/(?:latest|top(?:/(?:week|month|year|infinity))?))?",
