@@ -189,6 +189,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/chen_wei/comment/1j1ih",  # a comment's own page (Forem)
         "/t/python",  # Forem's tag pages
         "/shop/p/country-sourdough-loaf",  # a shop's product pages
+        "/news/articleList.html?sc_section_code=S1N1&view_type=sm",  # ndsoft's lists
         "/products/sennheiser-hd-600",
         "/t/python/top/week",
         "/t/python/latest",
@@ -240,6 +241,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/index.php/weblog/comments/5933/",  # an entry with its comments
         "/comment/why-the-budget-fails-the-young",  # an opinion section's article
         "/news/products/2024/05/new-phone-launch",  # product news, deeper
+        "/news/articleView.html?idxno=27664",  # ndsoft's story
         "/t/some-topic/12345",  # a Discourse thread
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
@@ -309,6 +311,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/contribute",
         "/p/about.html",  # Blogger's static pages
         "/p/contact.html",
+        "/com/about.html",  # ndsoft's
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -66,6 +66,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
     # comments (ExpressionEngine's /weblog/comments/5933/, a cleaneval page)
     r"comment/[a-z0-9]{1,8}",
+    # the list script of the ndsoft news CMS, which thousands of Korean papers run: its
+    # sections, searches, tags and reporters' pages are all /news/articleList.html?...
+    # (its stories /news/articleView.html?idxno=N)
+    r"articlelist(?:\.\w+)?",
     # a shop's product page (WooCommerce's /product/NAME/, Shopify's /products/NAME,
     # Squarespace's /shop/p/NAME; a generated Squarespace bakery's crawl stored 23): of the
     # shared pages it names 29 of wcxb, typed product, service and collection, all noise
@@ -204,7 +208,9 @@ _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
 #: the folders a site page may sit in: a language's root, or a folder of site pages
 _SITE_PAGE_FOLDERS = re.compile(
     r"[a-z]{2}(?:[-_][a-z]{2})?|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
-    r"|about(?:[-_]?us)?|help|support|contact",
+    r"|about(?:[-_]?us)?|help|support|contact"
+    # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
+    r"|com",
     re.I,
 )
 
