@@ -343,7 +343,9 @@ class Denoiser:
         text; the pages are forgotten. Nothing is learned from them a second time.
 
         A crawl calls this at its end and rewrites those rows (:mod:`.first_pages` has
-        why). A page that fails now is logged and left out: its first extraction stands.
+        why), before it asks :meth:`noise_pages_passed`: the listing rule judges a changed
+        page by its new text. A page that fails now is logged and left out: its first
+        extraction stands.
         """
         self._check_open()
         pages = self._first_pages.take() if self._first_pages is not None else []
@@ -357,6 +359,10 @@ class Denoiser:
                 continue
             if hash(article.text) != page.text_hash:
                 changed.append(article)
+                if self._learner is not None and article.site:
+                    # the listing rule judges the page by the text it is stored with
+                    lines = article.text.split("\n") if article.text else []
+                    self._learner.revise_passed(article.url, article.site, lines)
         return changed
 
     def noise_pages_passed(self) -> list[tuple[str, str]]:

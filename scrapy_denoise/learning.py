@@ -352,6 +352,12 @@ class SiteLearner:
         with self._lock:
             self._listings.add(url, site, title, lines, judge=judge)
 
+    def revise_passed(self, url: str, site: str, lines: Sequence[str]) -> None:
+        """Judge a page :meth:`note_passed` remembered by ``lines``, its text extracted
+        again (:meth:`.page.listing.ListingIndex.revise`)."""
+        with self._lock:
+            self._listings.revise(url, site, lines)
+
     def listings(self) -> list[tuple[str, str]]:
         """(URL, site) of the pages :meth:`note_passed` remembered whose lines list the
         titles of the site's other articles (:mod:`.page.listing`), in the order met."""

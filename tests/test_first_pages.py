@@ -148,3 +148,29 @@ def test_revise_texts_rewrites_stored_rows_only() -> None:
         assert counts.unchanged == 1
     finally:
         store.close()
+
+
+def test_a_first_page_is_judged_a_listing_by_the_text_it_is_stored_with() -> None:
+    # Every post opens with the sidebar's popular posts (the titles of three other posts),
+    # which the site's templates take out once learned: judged by its first text, a first
+    # page was a list of the site's articles.
+    popular = "".join(f"<h4>Plot diary {n}</h4>" for n in (1, 2, 3))
+
+    def post(n: int) -> str:
+        return _post(n).replace(
+            "<body>", f"<body><div class='sidebar'><h3>Popular posts</h3>{popular}</div>"
+        )
+
+    with Denoiser(store=None, page_model=None, revisit_first=30) as denoiser:
+        texts = {
+            url: denoiser.extract(post(n), url).text
+            for n in range(80)
+            if (url := f"{SITE}/2024/{n}.html")
+        }
+        first = f"{SITE}/2024/0.html"
+        assert "Plot diary 2" in texts[first]
+        assert "Plot diary 2" not in texts[f"{SITE}/2024/79.html"]
+        assert (first, "listing") in denoiser.noise_pages_passed()
+        revised = {a.url: a.text for a in denoiser.revisit()}
+        assert "Plot diary 2" not in revised[first]
+        assert (first, "listing") not in denoiser.noise_pages_passed()

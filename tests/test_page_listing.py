@@ -141,6 +141,36 @@ def test_listing_index_is_bounded_and_judges_a_page_as_it_leaves_the_window(
     assert (f"{SITE}/old/", "college") not in index.listings()
 
 
+def test_a_page_extracted_again_is_judged_by_its_new_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a short post first extracted with the sidebar's popular posts, then without them
+    post = f"{SITE}/news/happy-new-year"
+    first = [SENTENCE, *TITLES[:3]]
+    index = ListingIndex()
+    index.add(post, "college", "Happy new year from both of us", first)
+    for n in range(3):
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n], SENTENCE])
+    assert index.listings() == [(post, "college")]
+    index.revise(post, "college", [SENTENCE])
+    assert index.listings() == []
+    # ... also once judged as it left the window
+    monkeypatch.setattr(listing, "WINDOW", 3)
+    index = ListingIndex()
+    for n in range(3):
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n], SENTENCE])
+    index.add(post, "college", "Happy new year from both of us", first)
+    for n in range(3, 6):
+        index.add(f"{SITE}/news/{n}", "college", TITLES[n], [TITLES[n], SENTENCE])
+    assert post not in index._window and index.listings() == [(post, "college")]
+    index.revise(post, "college", [SENTENCE])
+    assert index.listings() == []
+    # a revised page that still lists them stays a listing; one never judged stays unjudged
+    index.add(f"{SITE}/list/", "college", None, TITLES[3:6])
+    index.revise(f"{SITE}/list/", "college", ["News", *TITLES[3:6]])
+    index.add(f"{SITE}/review/", "college", None, TITLES[3:6], judge=False)
+    index.revise(f"{SITE}/review/", "college", TITLES[3:6])
+    assert index.listings() == [(f"{SITE}/list/", "college")]
+
+
 def test_a_list_page_with_teasers_extracted_before_its_articles_is_named_at_the_end() -> None:
     with Denoiser(store=None, page_model=None) as denoiser:
         page = denoiser.extract(_list_page(TITLES[:5]), f"{SITE}/news/")

@@ -191,10 +191,7 @@ class ListingIndex:
             return
         read = lines[:MAX_LINES]
         teasers = array("q", [_teaser_key(line) for line in read])
-        self._window[page] = (
-            array("q", [_key(line) for line in read] if judge else []),
-            teasers if judge and any(teasers) else None,
-        )
+        self._window[page] = _judged_keys(read, teasers) if judge else (array("q"), None)
         if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
             _remember(self._titles, (site, key), url, MAX_TITLES)
         leads = 0
@@ -211,6 +208,28 @@ class ListingIndex:
             oldest, keys = self._window.popitem(last=False)
             if self._judge(oldest, keys):
                 self._found[oldest] = None
+
+    def revise(self, url: str, site: str, lines: Sequence[str]) -> None:
+        """Judge a page remembered by :meth:`add` by ``lines``, its text extracted again.
+
+        A site's first pages are extracted again at a crawl's end, once the site's
+        templates are learned (:mod:`~scrapy_denoise.first_pages`). Their first text can
+        hold the sidebar's featured and popular posts, titles and teasers of the site's
+        other articles, which the templates then take out: judged by that first text, a
+        generated Blogger site's short posts ("Happy New Year from both of us!", two
+        paragraphs under four such entries) were deleted as listings in one crawl of
+        three. Its title and leads stay as they were; a page judged as it left the window
+        is judged again. A page never added, or added with ``judge=False``, is left alone.
+        """
+        page = (url, site)
+        read = lines[:MAX_LINES]
+        revised = _judged_keys(read, array("q", [_teaser_key(line) for line in read]))
+        keys = self._window.get(page)
+        if keys is not None:
+            if len(keys[0]):  # judged: the declared articles' keys are empty
+                self._window[page] = revised
+        elif page in self._found and not self._judge(page, revised):
+            del self._found[page]
 
     def listings(self) -> list[tuple[str, str]]:
         """(URL, site) of the remembered pages the rule judges listings, in the order met."""
@@ -231,6 +250,12 @@ class ListingIndex:
                 if k and leads.get((site, k)) not in (None, url):
                     others[i] = True
         return is_listing(_distinct(line_keys, others))
+
+
+def _judged_keys(read: Sequence[str], teasers: array[int]) -> tuple[array[int], array[int] | None]:
+    """The keys :meth:`ListingIndex._judge` reads of a page's lines ``read``, given their
+    teaser keys: each line's, and the teasers' (None for a page without any)."""
+    return array("q", [_key(line) for line in read]), teasers if any(teasers) else None
 
 
 def _remember(
