@@ -55,6 +55,10 @@ class Article:
     #: again under another address (same site, ``<title>`` and text); only with a site
     #: store, which remembers what it met
     duplicate_of: str | None = None
+    #: the URL this page's article was met under first, when that page did not name
+    #: itself its canonical URL and this one does: the crawl moves the article's row here
+    #: (:meth:`~scrapy_denoise.Denoiser.extract_document`); only with a site store
+    replaces: str | None = None
     #: the article's identity on its site (32 hex digits): a hash of the ``<title>`` and the
     #: text extracted before site learning, the same for every URL the article is served
     #: under; ``None`` for noise pages and texts under 100 characters. The store keeps one
@@ -88,6 +92,7 @@ class Article:
             "removed_templates": self.removed_templates,
             "removed_lines": self.removed_lines,
             "duplicate_of": self.duplicate_of,
+            "replaces": self.replaces,
             "identity": self.identity,
             "extra": dict(self.extra),
         }

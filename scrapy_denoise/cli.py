@@ -112,7 +112,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         # templates and lines say what a --store's learning took out
         keys = (
             "url title published author lang site method verdict warnings removed_templates "
-            "removed_lines identity duplicate_of text"
+            "removed_lines identity duplicate_of replaces text"
         )
         printed = {key: values[key] for key in keys.split()}
         print(json.dumps(printed, ensure_ascii=False, indent=2))

@@ -20,6 +20,7 @@ from .document import Document, load_document, text_chars
 from .first_pages import FirstPage, FirstPages
 from .language import detect_language
 from .metadata import extract_metadata, names_site
+from .metadata.canonical import names_itself
 from .methods import Method, create_method
 from .methods.header_lines import without_header
 from .methods.line_rules import without_rule_lines
@@ -286,8 +287,8 @@ class Denoiser:
         meta = extract_metadata(doc)
         extraction = self._method.extract(doc)
         identity = _identity(doc, extraction.lines, verdict)
-        duplicate_of = self._duplicate_of(doc, site, identity)
-        teach = learn and duplicate_of is None
+        duplicate_of, replaces = self._duplicate_of(doc, site, identity)
+        teach = learn and duplicate_of is None and replaces is None
         units = self._template_units(
             doc, site, teach and self._first_visit(doc.url), extraction.kept
         )
@@ -334,6 +335,7 @@ class Denoiser:
             removed_templates=removed_templates,
             removed_lines=removed_lines,
             duplicate_of=duplicate_of,
+            replaces=replaces,
             identity=identity,
         )
 
@@ -421,7 +423,7 @@ class Denoiser:
         extraction = self._method.extract(doc)
         extracted = extraction.lines
         identity = _identity(doc, extracted, verdict)
-        teach = self._duplicate_of(doc, site, identity) is None
+        teach = self._duplicate_of(doc, site, identity) == (None, None)
         units = self._template_units(doc, site, teach and self._first_visit(url), extraction.kept)
         counted = None
         if self.options.line_stats:
@@ -445,9 +447,12 @@ class Denoiser:
             learner.learn_templates(site, units)
         return extracted_units(doc, learner.match_templates(site, units), kept)
 
-    def _duplicate_of(self, doc: Document, site: str, identity: str | None) -> str | None:
+    def _duplicate_of(
+        self, doc: Document, site: str, identity: str | None
+    ) -> tuple[str | None, str | None]:
         """The URL under which this process met the article with this ``identity`` first
-        (see :func:`_identity`), on the same site, under another URL.
+        (see :func:`_identity`), on the same site, under another URL; and the one this
+        page takes the article over from instead (then the first is None).
 
         Sites serve one article under many addresses (WordPress's ``?replytocom=`` link
         under every comment, tracking parameters, ``/post/`` beside
@@ -455,11 +460,22 @@ class Denoiser:
         the site, and line statistics would cut them from the copy; stored twice, it
         would be two rows (the store checks identities too, for copies another process
         or an earlier crawl met).
+
+        The first copy met is the article's, unless a later one names itself its
+        canonical URL (``<link rel="canonical">``) and the first did not: a crawl met
+        Drupal's ``/node/173`` before the story's own ``/news/2022/08/slug``, and SPIP's
+        ``spip.php?article14`` before ``/Fermeture-de-classe``, and stored the article
+        under the address its page says is not its own. The later copy then takes over:
+        the crawl moves the stored row to its URL (``Article.replaces``).
         """
         learner = self._learner
         if learner is None or identity is None or not site:
-            return None
-        return learner.first_url(site, identity, doc.url)
+            return None, None
+        canonical = names_itself(doc)
+        first = learner.first_url(site, identity, doc.url, canonical=canonical)
+        if first is not None and canonical and learner.take_over(site, identity, doc.url):
+            return None, first
+        return first, None
 
     def _first_visit(self, url: str) -> bool:
         """Does this visit of ``url`` count towards its site's templates?

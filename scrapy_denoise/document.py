@@ -229,6 +229,8 @@ class HeadInfo:
     lang: str | None = None
     meta: dict[str, str] = field(default_factory=dict)
     json_ld: list[str] = field(default_factory=list)
+    #: the first ``<link rel="canonical">``'s ``href``, as written
+    canonical: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -775,9 +777,12 @@ def _collect_head(root: etree._Element) -> HeadInfo:
     if lang:
         head.lang = lang.strip()
     title: etree._Element | None = None
-    for el in root.iter("title", "meta", "script"):
+    for el in root.iter("title", "meta", "script", "link"):
         tag = el.tag
-        if tag == "meta":
+        if tag == "link":
+            if head.canonical is None and "canonical" in (el.get("rel") or "").lower().split():
+                head.canonical = (el.get("href") or "").strip() or None
+        elif tag == "meta":
             key = el.get("property") or el.get("name") or el.get("itemprop") or el.get("http-equiv")
             content = el.get("content")
             if key and content:

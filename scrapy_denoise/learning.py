@@ -133,8 +133,9 @@ class SiteLearner:
         self._unsigned_count = 0
         # the titles and lines of the pages that passed the filter (see note_passed)
         self._listings = ListingIndex()
-        # digest of (site, content) -> the first URL it was met under, oldest first
-        self._contents: dict[bytes, str] = {}
+        # digest of (site, identity) -> the URL the article was met under first, oldest
+        # first, and whether that page named itself its canonical URL
+        self._contents: dict[bytes, tuple[str, bool]] = {}
         # pages learned per kind since the last flush (attempt)
         self._template_pages = 0
         self._line_pages = 0
@@ -220,22 +221,37 @@ class SiteLearner:
 
     # -- duplicates -----------------------------------------------------------------------
 
-    def first_url(self, site: str, identity: str, url: str) -> str | None:
+    def first_url(
+        self, site: str, identity: str, url: str, *, canonical: bool = False
+    ) -> str | None:
         """The URL this process first met the article ``identity`` under on ``site``, when
         that is not ``url``: the page is that article again under another address. None
-        otherwise, and ``url`` is remembered as the identity's first. This process's memory
-        only, like the links (see :meth:`record_links`); the store checks the identities of
-        the articles it stores."""
+        otherwise, and ``url`` is remembered as the identity's first (``canonical``: the
+        page names itself its canonical URL). This process's memory only, like the links
+        (see :meth:`record_links`); the store checks the identities of the articles it
+        stores."""
         key = text_hash(site, identity)
         with self._lock:
             contents = self._contents
             first = contents.get(key)
             if first is None:
-                contents[key] = url
+                contents[key] = (url, canonical)
                 if len(contents) > _CONTENTS_MAX:
                     del contents[next(iter(contents))]
                 return None
-            return None if first == url else first
+            return None if first[0] == url else first[0]
+
+    def take_over(self, site: str, identity: str, url: str) -> bool:
+        """Make ``url``, a page that names itself its canonical URL, the article
+        ``identity``'s first URL in place of one met before that did not; False (nothing
+        changes) when the first named itself too, or is ``url``."""
+        key = text_hash(site, identity)
+        with self._lock:
+            first = self._contents.get(key)
+            if first is None or first[1] or first[0] == url:
+                return False
+            self._contents[key] = (url, True)
+            return True
 
     # -- page fingerprints --------------------------------------------------------------
 

@@ -161,6 +161,8 @@ class CoreHost:
         # URL -> Article.identity of the pages extracted here: items carry the article's
         # fields, not its identity, and the store needs it to keep one row per article
         self._identities: OrderedDict[str, str] = OrderedDict()
+        # URL -> Article.replaces of those pages, for the same reason: the row it moves
+        self._replaces: OrderedDict[str, str] = OrderedDict()
         # URLs of redelivered requests (a killed crawler had taken them): learned again only
         # when no committed fingerprint shows the dead crawler's learning reached the store;
         # each is forgotten at its page's last use (see :meth:`classify`)
@@ -289,11 +291,14 @@ class CoreHost:
         )
         if article.identity is not None:
             _remember(self._identities, url, article.identity, _IDENTITY_CACHE_SIZE)
+        if article.replaces is not None:
+            _remember(self._replaces, url, article.replaces, _IDENTITY_CACHE_SIZE)
         return article, skip
 
     def write_articles(self, records: Sequence[ArticleRecord], dedupe: bool = True) -> UpsertCounts:
         """Upsert articles, each under its site key and, with ``dedupe`` and when this core
-        extracted it, with its identity (the store then skips a copy of an article it has)."""
+        extracted it, with its identity (the store then skips a copy of an article it has)
+        and the URL of the row it takes over (``Article.replaces``)."""
         from dataclasses import replace
 
         from .learning import site_key_for
@@ -307,6 +312,7 @@ class CoreHost:
                     r,
                     site=site_key_for(r.url, prefixes),
                     identity=(r.identity or self._identities.get(r.url)) if dedupe else None,
+                    replaces=(r.replaces or self._replaces.pop(r.url, None)) if dedupe else None,
                 )
                 for r in records
             ]

@@ -460,7 +460,8 @@ def test_extract_json_prints_the_articles_fields_in_its_own_layout(
     printed = json.loads(capsys.readouterr().out)
     assert list(printed) == [
         "url", "title", "published", "author", "lang", "site", "method", "verdict",
-        "warnings", "removed_templates", "removed_lines", "identity", "duplicate_of", "text",
+        "warnings", "removed_templates", "removed_lines", "identity", "duplicate_of",
+        "replaces", "text",
     ]  # fmt: skip
     assert printed["removed_templates"] == 0 and printed["removed_lines"] == 0  # no store
     assert printed["published"] == "2024-05-01T10:00:00+00:00"

@@ -188,6 +188,35 @@ def test_an_article_under_a_second_url_is_a_duplicate_and_teaches_nothing() -> N
         assert d.extract(ARTICLE, url + "?replytocom=12").duplicate_of is None
 
 
+def test_a_copy_that_names_itself_canonical_takes_the_article_over() -> None:
+    # Drupal's /node/173 names the story's alias, met later, its canonical URL
+    alias = "https://news.example/news/2024/05/storm"
+    node = "https://news.example/node/173"
+
+    def page(canonical: str) -> str:
+        # the production host, as a crawl of a mirror or a loopback copy sees it
+        link = f'<link rel="canonical" href="https://www.news.example{canonical}">'
+        return ARTICLE.replace("<head>", "<head>" + link, 1)
+
+    with _paper_line_bound(Denoiser()) as d:
+        first = d.extract(page("/news/2024/05/storm"), node)
+        own = d.extract(page("/news/2024/05/storm"), alias)
+        later = d.extract(page("/news/2024/05/storm"), node + "?page=0")
+        again = d.extract(page("/news/2024/05/storm"), alias)
+        assert d.learner is not None
+        assert d.learner.page_history(alias) is not None  # its fingerprint is kept
+    assert (first.duplicate_of, first.replaces) == (None, None)
+    assert (own.duplicate_of, own.replaces) == (None, node)
+    assert (later.duplicate_of, later.replaces) == (alias, None)
+    assert (again.duplicate_of, again.replaces) == (None, None)
+    assert own.text == first.text and own.identity == first.identity
+    # a first copy that names itself is the article's, whatever a later one says
+    with _paper_line_bound(Denoiser()) as d:
+        d.extract(page("/news/2024/05/storm"), alias)
+        assert d.extract(page("/news/2024/05/storm"), node).duplicate_of == alias
+        assert d.extract(page("/node/174"), alias + "?amp").duplicate_of == alias
+
+
 def test_a_core_caller_stores_one_row_per_article() -> None:
     url = "https://news.example/2024/05/06/storm.html"
     with Denoiser() as first, Denoiser() as later:  # two runs: the second never met the first

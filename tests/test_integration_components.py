@@ -1208,6 +1208,24 @@ def test_a_copy_met_by_another_crawler_is_not_stored_again(tmp_path: Path, worke
     assert copy[0] in _rows(db_url)
 
 
+@pytest.mark.parametrize("worker", ["thread", "process"])
+def test_an_article_is_stored_under_the_copy_that_names_itself_canonical(
+    tmp_path: Path, worker: str
+) -> None:
+    # Drupal's /node/N, met first, names the story's own URL its canonical one
+    db_url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    node = "http://news.example/node/173"
+    own = ARTICLE_URL.replace("http://", "https://www.").encode()
+    page = ARTICLE_HTML.replace(b"<head>", b'<head><link rel="canonical" href="%s">' % own, 1)
+    stats = _crawl_into(db_url, [(node, page), (ARTICLE_URL, page)], DENOISE_CORE_WORKER=worker)
+    assert stats.get_value("denoise/items/canonical_copies") == 1
+    assert sorted(_rows(db_url)) == [ARTICLE_URL]
+    # a later copy that does not name itself is dropped as before
+    stats = _crawl_into(db_url, [(f"{node}?page=0", page)], DENOISE_CORE_WORKER=worker)
+    assert stats.get_value("denoise/store/duplicates") == 1
+    assert sorted(_rows(db_url)) == [ARTICLE_URL]
+
+
 def test_pipeline_min_text_chars_setting() -> None:
     with pytest.raises(DropItem, match="DENOISE_MIN_TEXT_CHARS=100000"):
         _extract(page_item(html_response()), DENOISE_MIN_TEXT_CHARS=100_000)

@@ -448,6 +448,31 @@ def test_copies_within_one_batch_keep_the_first_url(store: Store) -> None:
     assert _stored_urls(store) == ["https://n.example/b", "https://n.example/c"]
 
 
+def test_a_row_moves_to_the_url_that_names_itself_canonical(store: Store) -> None:
+    node = ArticleRecord("https://n.example/node/173", SITE, "text", identity="i1")
+    assert store.upsert_articles([node]) == UpsertCounts(inserted=1)
+    alias = ArticleRecord(
+        "https://n.example/news/storm", SITE, "text", identity="i1", replaces=node.url
+    )
+    assert store.upsert_articles([alias]) == UpsertCounts(unchanged=1)
+    assert _stored_urls(store) == ["https://n.example/news/storm"]
+    # both in one batch: the old URL's record goes
+    other = ArticleRecord("https://n.example/node/174", SITE, "other", identity="i2")
+    own = ArticleRecord(
+        "https://n.example/news/flood", SITE, "other", identity="i2", replaces=other.url
+    )
+    assert store.upsert_articles([other, own]) == UpsertCounts(inserted=1)
+    assert _stored_urls(store) == ["https://n.example/news/flood", "https://n.example/news/storm"]
+    # a row already at the new URL stays where it is, and so does the old one
+    third = ArticleRecord("https://n.example/node/175", SITE, "third", identity="i3")
+    store.upsert_articles([third])
+    taken = ArticleRecord(
+        "https://n.example/news/flood", SITE, "third", identity="i3", replaces=third.url
+    )
+    assert store.upsert_articles([taken]) == UpsertCounts(updated=1)
+    assert "https://n.example/node/175" in _stored_urls(store)
+
+
 def test_a_stored_url_rewritten_into_another_identity_stays(store: Store) -> None:
     store.upsert_articles(
         [

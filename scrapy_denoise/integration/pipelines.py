@@ -11,7 +11,9 @@ the pipeline can sit in a project whose spiders yield other items too.
 
 Items are dropped (``DropItem``, each with a stat) when the page is a noise page (the page
 filter ran but the item filter did not), when it is an article met before under another URL
-of its site (``Article.duplicate_of``; ``DENOISE_DROP_DUPLICATES``), when the extracted
+of its site (``Article.duplicate_of``; ``DENOISE_DROP_DUPLICATES``; but a copy that names
+itself the article's canonical URL, where the first did not, is stored and the first's row
+moves to it: ``Article.replaces``, stat ``denoise/items/canonical_copies``), when the extracted
 text is shorter than ``DENOISE_MIN_TEXT_CHARS``, or when the core fails on the page; the
 crawl goes on either way.
 
@@ -242,6 +244,16 @@ class DenoisePipeline:
                 "INFO",
             )
         self.stats.inc_value("denoise/items/extracted")
+        if article.replaces is not None and self.drop_duplicates:
+            # the store moves the article's row here (ArticleRecord.replaces)
+            self.stats.inc_value("denoise/items/canonical_copies")
+            logger.info(
+                "%s names itself the canonical URL of the article met first at %s: the "
+                "article is stored under it",
+                url,
+                article.replaces,
+                extra={"spider": self.crawler.spider},
+            )
         self.runtime.note_extracted(item)
         return item
 

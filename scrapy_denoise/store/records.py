@@ -160,6 +160,10 @@ class ArticleRecord:
     #: ``Article.identity`` (32 hex digits): a new URL whose identity a stored article of
     #: its site already has is that article again and is not stored; ``None`` never matches
     identity: str | None = None
+    #: ``Article.replaces``: the URL of the article's stored row, which moves to this
+    #: record's URL (the page names itself the article's canonical URL and the stored
+    #: one did not); a row already at this URL stays, and so does the other
+    replaces: str | None = None
 
     @classmethod
     def from_article(
@@ -187,6 +191,7 @@ class ArticleRecord:
             lang=article.lang,
             fetched_at=fetched_at,
             identity=article.identity,
+            replaces=article.replaces,
         )
 
 

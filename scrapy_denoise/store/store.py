@@ -354,9 +354,15 @@ class Store:
             return UpsertCounts()
         keyed = [replace(a, url=stored_url(a.url)) for a in articles]
         moved = {a.url: k.url for a, k in zip(articles, keyed, strict=True) if a.url != k.url}
+        # an article's row moves to the URL that names itself its canonical one; its record
+        # in this batch under the old URL, not yet written, goes
+        taken = {stored_url(k.replaces): k.url for k in keyed if k.replaces}
+        if taken:
+            moved.update(taken)
+            keyed = [k for k in keyed if k.url not in taken or k.replaces]
 
         def work(conn: Connection) -> UpsertCounts:
-            _move_index_file_rows(conn, moved)
+            _move_rows(conn, moved)
             return _upsert_articles(conn, keyed)
 
         return self._run(work, write=True, what="save")
@@ -899,10 +905,12 @@ def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
 # -- articles -----------------------------------------------------------------------
 
 
-def _move_index_file_rows(conn: Connection, moved: dict[str, str]) -> None:
-    """Rows stored under a URL :func:`stored_url` now cuts (before it did) are moved to the
-    cut URL when it is written to, unless a row is there already: otherwise an edited page
-    re-crawled under its old URL became a second row beside its stale first."""
+def _move_rows(conn: Connection, moved: dict[str, str]) -> None:
+    """Move rows, old URL -> new, unless a row is at the new URL already: rows stored
+    under a URL :func:`stored_url` now cuts (before it did), when the cut URL is written
+    to (otherwise an edited page re-crawled under its old URL became a second row beside
+    its stale first), and an article's row to the URL that names itself its canonical one
+    (``ArticleRecord.replaces``)."""
     for old, new in sorted(moved.items()):
         taken = select(_ARTICLES.c.url_hash).where(_ARTICLES.c.url_hash == text_hash(new))
         conn.execute(
