@@ -355,6 +355,13 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Etiquetas: viajes, Madrid", "stock"),
         ("Visualizações: 1.234", "stock"),
         ("Тема: пожар на улице Гагарина", None),
+        # a "read also" link with its headline, and an Indonesian story's initials
+        ("Baca juga: Selisih Data Sirekap di Yogyakarta, KPU Pastikan Rekap Manual", "stock"),
+        ("Leia também: Prefeitura prorroga prazo do IPTU", "stock"),
+        ("(anr/idn)", "stock"),
+        ("(AP/Reuters)", None),
+        ("Read more: The best cleaning apps to run your business", None),
+        ("Baca juga: ini kalimat biasa. Dan ada kalimat kedua yang panjang.", None),
         # a post's info line of labelled parts without a date (Z-BlogPHP's themes)
         ("作者：小鹿 | 分类：照片墙 | 标签：黑白 随手拍 | 浏览：662 | 评论：4", "stock"),
         ("作者：张三 | 这篇文章写得很好", None),

@@ -270,6 +270,22 @@ _STOCK_OTHER = re.compile(
     re.IGNORECASE,
 )
 
+#: a "read also" link with the headline it leads to, in the languages above and
+#: Indonesian, Vietnamese, Turkish and Arabic ("Baca juga: Selisih Data Sirekap di
+#: Yogyakarta, KPU ...", "Leia também: ..."): generated Indonesian, Brazilian and Spanish
+#: news sites keep them between a story's paragraphs. English's "Related: ..." and "Read
+#: more: ..." are not among them: the shared data's truth keeps such lines (wcxb's 17 of
+#: 45 "Read more:" lines), and none of its lines matches these
+_READ_ALSO_OTHER = re.compile(
+    r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
+    r"|lees ook|czytaj (?:też|także)|читайте также|xem thêm|đọc thêm|ilgili haber"
+    r"|اقرأ أيضا(?:ً)?)\s*[:：]\s*[^.!?。]{3,160}[!?]?",
+    re.IGNORECASE,
+)
+#: a story's last line of its writer's and editor's initials, as Indonesian news sites
+#: sign ("(anr/idn)", "(rwl/fas)"); lower case, so an agency's "(AP/Reuters)" stays
+_INITIALS = re.compile(r"\((?:[a-z]{2,4}/)+[a-z]{2,4}\)")
+
 
 #: Chinese stock lines are shorter still (a character is a word)
 _MAX_STOCK_CHARS_ZH = 80
@@ -423,7 +439,14 @@ def is_stock_line(line: str) -> bool:
         return True
     if collapsed.endswith(")") and _COMMIT_STAMP.fullmatch(collapsed) is not None:
         return True
-    if ":" in collapsed and _LABELLED.fullmatch(collapsed) is not None:
+    if ":" in collapsed and (
+        _LABELLED.fullmatch(collapsed) is not None
+        or _READ_ALSO_OTHER.fullmatch(collapsed) is not None
+    ):
+        return True
+    if "：" in collapsed and _READ_ALSO_OTHER.fullmatch(collapsed) is not None:
+        return True
+    if collapsed.startswith("(") and _INITIALS.fullmatch(collapsed) is not None:
         return True
     if collapsed.isascii():
         # most lines: the same test, faster (see _case_sensitive_twin); no Chinese rule
