@@ -41,6 +41,14 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("21 мая 2024, 15:15", []),
         ("Publicado el 21 de mayo de 2024 por Ana López · 5 minutos de lectura", ["Ana López"]),
         ("Lesezeit: 3 Min.", []),
+        # Arabic, Vietnamese, Turkish and Indonesian news sites' date lines; a numeric date
+        # that could be either day first or month first is read by the page's date
+        ("نشر في 21/5/2024", []),
+        ("آخر تحديث: 21/5/2024 03:15 م (بتوقيت مكة)", []),
+        ("Thứ ba, 21/5/2024, 22:15 (GMT+7)", []),
+        ("Giriş Tarihi: 21.05.2024 18:15", []),
+        ("Selasa, 21 Mei 2024 22:15 WIB", []),
+        ("5/21/2024", []),
         # WordPress's Soledad theme, in Spanish: counts of comments and views beside
         (
             "por Ana López 21 de mayo de 2024 Sin comentarios 1 min de lectura 6.928 vistas",
@@ -68,6 +76,7 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         ("WASHINGTON, May 21, 2024 - The senate voted on Tuesday.", []),
         # another day's date, a name that is not the author's, a section name
         ("May 24, 2024", []),
+        ("3/5/2024", []),  # neither reading is the page's date
         ("Updated on our plans", []),
         ("Jane Roe", ["John Doe"]),
         ("Data", []),

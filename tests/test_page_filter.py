@@ -159,6 +159,11 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/thema/wohnen/",
         "/ressort/wirtschaft/seite/2/",
         "/autor/jan-kowalski/",
+        "/chu-de/gia-vang-6590",  # Vietnamese news sites' topics and authors
+        "/tac-gia/hai-my-742-p2",
+        "/etiket/secim",  # Turkish, Indonesian
+        "/yazarlar/ayse-yilmaz",
+        "/penulis/rina-wulandari/",
         "/rubrique/politique/",
         "/etiqueta/vivienda/",
         "/categoria/economia/pagina/3/",
@@ -237,6 +242,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
         "/topic/history-of-coffee",  # an encyclopedia's article (and forums' threads)
+        "/yazarlar/ayse-yilmaz/secim-sonrasi-ekonomi-42412346",  # a columnist's article
         "/2024/05/comments-on-the-draft-budget/",
         "/index.php/weblog/comments/5933/",  # an entry with its comments
         "/comment/why-the-budget-fails-the-young",  # an opinion section's article

@@ -72,7 +72,12 @@ MAX_META_CHARS = 160
 #: what a theme puts between a meta line's parts, and what it puts between names or tags
 _SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
 _COMMA = re.compile(r"\s*,\s*")
-_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}\b)?", re.I)
+_TIME = re.compile(
+    r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
+    # a time zone as news sites print it: "(GMT+7)", "(بتوقيت مكة)" (Mecca time)
+    r"|\(?(?:GMT|UTC)\s*[+-]\s*\d{1,2}(?::?\d{2})?\)?|\(?بتوقيت\s+\w+\)?",
+    re.I,
+)
 _HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
 _READING = re.compile(
     r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?\.?"
@@ -101,13 +106,21 @@ _FILLER = re.compile(
     r"|publi(?:é|e)e?|mis\s+(?:à|a)\s+jour|mise\s+(?:à|a)\s+jour|modifi(?:é|e)e?|le|par|et"
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
-    r"|опубликовано|обновлено|автор|от|и)\b\s*:?|&",
+    r"|опубликовано|обновлено|автор|от|и"
+    # Arabic: "نشر في" (published on), "آخر تحديث" (last update), "بقلم" (by), "م" (p.m.)
+    r"|نشر|في|آخر\s+تحديث|تحديث|بقلم|م|ص"
+    # the weekday and labels of Indonesian, Vietnamese and Turkish news sites: "Jumat, 03
+    # Mei 2024 14:20 WIB", "Thứ sáu, 3/5/2024, 14:20 (GMT+7)", "Giriş Tarihi: 03.05.2024"
+    r"|senin|selasa|rabu|kamis|jumat|sabtu|minggu|diperbarui|oleh"
+    r"|thứ\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật|cập\s+nhật"
+    r"|giriş\s+tarihi|güncelleme\s+tarihi|güncellendi|yazan)\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change
 _UPDATED = re.compile(
     r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
-    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено)\b",
+    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено"
+    r"|آخر\s+تحديث)\b",
     re.I,
 )
 #: a tag as themes print it beside the date: "#Veranstaltung"
@@ -140,6 +153,8 @@ MAX_CJK_META_CHARS = 80
 #: the shortest summary line (characters, whitespace aside): a short line beginning the
 #: next is a heading or a label
 MIN_SUMMARY_CHARS = 40
+#: a numeric date, day and month in either order
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d\d)\b")
 #: a cut line's ellipsis
 _ELLIPSIS = re.compile(r"\s*(?:\.{3}|…)\s*$")
 
@@ -162,8 +177,7 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
 
         def _date(match: re.Match[str]) -> str:
             nonlocal dated
-            found = find_written_date(match.group())
-            if found is not None and found.date() in days:
+            if days & _written_days(match.group()):
                 dated = True
             return " | "
 
@@ -202,12 +216,29 @@ def _is_cjk_meta_line(text: str, published: datetime | None, authors: Sequence[s
     if published is None or len(text) > MAX_CJK_META_CHARS or _CJK_SENTENCE.search(text):
         return False
     days = _local_days(published)
-    if not any(
-        (found := find_written_date(match.group())) is not None and found.date() in days
-        for match in WRITTEN_DATE.finditer(text)
-    ):
+    if not any(days & _written_days(match.group()) for match in WRITTEN_DATE.finditer(text)):
         return False
     return any(name in text for name in authors) or _CJK_READING.search(text) is not None
+
+
+def _written_days(written: str) -> frozenset[date]:
+    """The days a written date may be: the one :func:`~..dates.find_written_date` reads,
+    or both readings of a numeric date it leaves ambiguous ("3/5/2024", "03.05.2024": the
+    page's own date tells which)."""
+    found = find_written_date(written)
+    if found is not None:
+        return frozenset({found.date()})
+    match = _NUMERIC_DATE.search(written)
+    if match is None:
+        return frozenset()
+    a, b, year = (int(part) for part in match.groups())
+    days = set()
+    for month, day in ((a, b), (b, a)):
+        try:
+            days.add(date(year, month, day))
+        except ValueError:
+            continue
+    return frozenset(days)
 
 
 def _local_days(published: datetime) -> frozenset[date]:

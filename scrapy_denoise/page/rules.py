@@ -92,7 +92,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|schlagw(?:ö|oe|o)rte?r?|stichw(?:ö|oe|o)rte?r?|etiquettes?|etiquetas?|etichette"
     r"|trefwoorden?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
     r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
-    r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?)"
+    r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?"
+    # Vietnamese (chủ đề, tác giả), Turkish and Indonesian topics and authors
+    r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
