@@ -191,6 +191,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
+        "/fewer-dbt-tests-better-data-319d33706602/responses",  # Medium's
+        "/latest",
         "/chen_wei/comment/1j1ih",  # a comment's own page (Forem)
         "/t/python",  # Forem's tag pages
         "/shop/p/country-sourdough-loaf",  # a shop's product pages

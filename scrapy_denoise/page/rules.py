@@ -59,8 +59,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
     r"comment/reply(?:/[^?]*)?",
     # a post's comments on a page of their own, under the post's URL (Substack's
-    # /p/slug/comments: a generated newsletter's crawl stored all 70 it reached)
-    r"comments",
+    # /p/slug/comments, Medium's /slug-1a2b3c4d5e6f/responses: generated copies' crawls
+    # stored all 70 and 58 they reached), and a site's list of its latest posts (/latest)
+    r"comments|responses|latest",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
