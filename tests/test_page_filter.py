@@ -320,6 +320,11 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/p/about.html",  # Blogger's static pages
         "/p/contact.html",
         "/com/about.html",  # ndsoft's
+        "/expediente/",  # Brazilian, Turkish, Indonesian and Vietnamese news sites'
+        "/kvkk",
+        "/iletisim",
+        "/pedoman-media-siber",
+        "/lien-he",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

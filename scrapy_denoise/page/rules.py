@@ -199,6 +199,12 @@ DEFAULT_SITE_PAGES = (
     r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
     r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden"
     r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
+    # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
+    # stored their masthead, advertising, contact and privacy pages)
+    r"|expediente|anuncie|quem[-_]somos"
+    r"|iletisim|gizlilik(?:[-_]politikasi)?|kvkk|k(?:u|ü)nye|cerez[-_]politikasi|hakkimizda"
+    r"|redaksi|pedoman[-_]media[-_]siber|kontak|tentang[-_]kami"
+    r"|lien[-_]he|gioi[-_]thieu|quang[-_]cao|dieu[-_]khoan[-_]su[-_]dung"
     # Chinese sites name them by the pinyin initials of 关于我们 (about us), 联系我们
     # (contact us), 版权/免责/网站/法律声明 (copyright, disclaimer, site, legal notice),
     # 隐私保护/政策 (privacy), 网站地图 (site map), 加入我们 (join us), 帮助中心 (help):
