@@ -195,6 +195,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/latest",
         "/chen_wei/comment/1j1ih",  # a comment's own page (Forem)
         "/t/python",  # Forem's tag pages
+        "/wiki/Category:Crime_and_law",  # MediaWiki's pages outside its articles
+        "/wiki/Talk:Storm_hits_coast",
+        "/wiki/Special:RecentChangesLinked/Storm_hits_coast",
         "/shop/p/country-sourdough-loaf",  # a shop's product pages
         "/news/articleList.html?sc_section_code=S1N1&view_type=sm",  # ndsoft's lists
         "/products/sennheiser-hd-600",
@@ -244,6 +247,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/03/15/recherche-sur-le-climat/",  # keyword inside a slug
         "/recherche/nouvelle-equipe-de-glaciologie/",  # French research, not a search
         "/topic/history-of-coffee",  # an encyclopedia's article (and forums' threads)
+        "/wiki/Alien:_Covenant",  # a wiki article whose title holds a colon
         "/yazarlar/ayse-yilmaz/secim-sonrasi-ekonomi-42412346",  # a columnist's article
         "/2024/05/comments-on-the-draft-budget/",
         "/index.php/weblog/comments/5933/",  # an entry with its comments

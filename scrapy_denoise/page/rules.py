@@ -149,6 +149,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # crawl passed all 85 of them, which the listing rule deleted at its end but for 8.
     # No page of the shared data has such a path
     r"^/(?:-[^/]+-|\+-[^/]+-\+|_[^/]+_)",
+    # MediaWiki's pages outside its articles' namespace: categories, talk and user pages,
+    # portals, special pages, files, help (/wiki/Category:Africa, /wiki/Talk:Title): a
+    # generated news wiki's crawl stored 178 of them; of the shared pages it names one, a
+    # Wikipedia category page in wcxb (typed listing). Titles with a colon in the articles'
+    # namespace ("Alien:_Covenant") are not among these names
+    r"^/wiki/(?:category|special|talk|user|user_talk|portal|file|image|help|template"
+    r"|module|mediawiki|draft|comments|[a-z]+_talk)(?::|%3a)[^?]*",
     # a site member's profile and the list of their posts, at the site's root or a
     # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
     # stored its reporters' six. No page of the shared data has such a path
