@@ -1,4 +1,5 @@
-"""Query parameters that say where a reader came from, not which page they read.
+"""Query parameters that say where a reader came from, not which page they read; and a
+directory's index file (``/post/index.html`` is ``/post/``), which names no other page.
 
 Ad and analytics platforms append them to any URL (``?utm_source=``, Google's ``?gclid=``,
 Merchant Center's ``?srsltid=``, Meta's ``?fbclid=``, Mailchimp's and HubSpot's ids). Two
@@ -10,7 +11,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_tracking_key", "without_tracking"]
+__all__ = ["DIRECTORY_INDEX", "is_tracking_key", "without_tracking"]
+
+#: a directory's index page at a path's end, as web servers serve it for the directory (not
+#: the URL rules' wider ``INDEX_FILE``: ``/docs/index.md`` or ``/feed/index.xml`` are files
+#: of their own). The store keeps an article under the directory's URL, and a canonical
+#: link to either names the same page.
+DIRECTORY_INDEX = re.compile(r"/(?:index|default)\.(?:html?|shtml|php\d?|aspx?|jsp|cfm)$", re.I)
 
 _TRACKING_KEY = re.compile(
     r"utm_\w*|_ga|_gl|gclid|dclid|gbraid|wbraid|fbclid|msclkid|yclid|srsltid|igshid"

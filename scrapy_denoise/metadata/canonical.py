@@ -14,16 +14,12 @@ percent-escapes and tracking parameters (:mod:`~scrapy_denoise.tracking`).
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..document import Document
-from ..tracking import without_tracking
+from ..tracking import DIRECTORY_INDEX, without_tracking
 
 __all__ = ["names_itself"]
-
-#: a directory's index file, which servers serve for the directory
-_INDEX_FILE = re.compile(r"/(?:index|default)\.(?:html?|shtml|php\d?|aspx?|jsp|cfm)$", re.I)
 
 
 def names_itself(doc: Document) -> bool:
@@ -40,5 +36,5 @@ def names_itself(doc: Document) -> bool:
 
 def _address(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
-    path = _INDEX_FILE.sub("/", unquote(parts.path)).rstrip("/") or "/"
+    path = DIRECTORY_INDEX.sub("/", unquote(parts.path)).rstrip("/") or "/"
     return path, without_tracking(parts.query)

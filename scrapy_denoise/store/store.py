@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import re
 import threading
 import time
 from collections import defaultdict
@@ -49,7 +48,7 @@ from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError,
 from sqlalchemy.pool import StaticPool
 
 from ..extras import install_hint
-from ..tracking import without_tracking
+from ..tracking import DIRECTORY_INDEX, without_tracking
 from .errors import StoreDataError, StoreError, redact_url, scrub
 from .migrate import ensure_schema
 from .records import (
@@ -1054,16 +1053,11 @@ def stored_url(url: str) -> str:
     the real one kept the old text.
     """
     parts = urlsplit(url)
-    path = _INDEX_PAGE.sub("/", parts.path)
+    path = DIRECTORY_INDEX.sub("/", parts.path)
     query = without_tracking(parts.query)
     if path == parts.path and query == parts.query:
         return url
     return urlunsplit(parts._replace(path=path, query=query))
-
-
-#: a directory's index page, as web servers serve it for the directory (not the URL rules'
-#: wider INDEX_FILE: ``/docs/index.md`` or ``/feed/index.xml`` are files of their own)
-_INDEX_PAGE = re.compile(r"/(?:index|default)\.(?:html?|shtml|php\d?|aspx?|jsp|cfm)$", re.I)
 
 
 def _damaged(text: str) -> bool:
