@@ -190,7 +190,7 @@ class ListingIndex:
         if page in self._window:
             return
         read = lines[:MAX_LINES]
-        teasers = array("q", [_teaser_key(line) for line in read])
+        teasers = _teaser_keys(read)
         self._window[page] = _judged_keys(read, teasers) if judge else (array("q"), None)
         if title and reading_len(title) >= MIN_TITLE_CHARS and (key := _key(title)):
             _remember(self._titles, (site, key), url, MAX_TITLES)
@@ -223,7 +223,7 @@ class ListingIndex:
         """
         page = (url, site)
         read = lines[:MAX_LINES]
-        revised = _judged_keys(read, array("q", [_teaser_key(line) for line in read]))
+        revised = _judged_keys(read, _teaser_keys(read))
         keys = self._window.get(page)
         if keys is not None:
             if len(keys[0]):  # judged: the declared articles' keys are empty
@@ -250,6 +250,11 @@ class ListingIndex:
                 if k and leads.get((site, k)) not in (None, url):
                     others[i] = True
         return is_listing(_distinct(line_keys, others))
+
+
+def _teaser_keys(read: Sequence[str]) -> array[int]:
+    """:func:`_teaser_key` of each of a page's lines ``read``."""
+    return array("q", [_teaser_key(line) for line in read])
 
 
 def _judged_keys(read: Sequence[str], teasers: array[int]) -> tuple[array[int], array[int] | None]:
