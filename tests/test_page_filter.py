@@ -208,6 +208,15 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/+-Festival-+/",
         "/_Martine-Delpech_",
         "/de/users/anna-schneider/",
+        "/mika-gohan/theme-10112087455.html",  # Ameba Blog's themes, months and lists
+        "/mika-gohan/theme2-10112087455.html",
+        "/mika-gohan/themeentrylist-10112087455.html",
+        "/mika-gohan/archive1-202405.html",
+        "/mika-gohan/archiveentrylist-202405.html",
+        "/mika-gohan/page-2.html",
+        "/mika-gohan/entrylist.html",
+        "/mika-gohan/entrylist-3.html",
+        "/mika-gohan/image-12722180893-16000010318.html",
         # an article's AMP and print versions, copies of it
         "/2024/05/10/harbour-budget/amp/",
         "/2024/05/10/harbour-budget/print/",
@@ -284,6 +293,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/05/10/printing-press-history/",
         "/news/slug.ampere.html",
         "/2024/05/10/front-page-2/",  # a slug that ends in page-2
+        "/mika-gohan/entry-12845678901.html",  # Ameba Blog's post
+        "/Archive5.htm",  # an old site's page of its archive (cleaneval)
+        "/news/page-2024-review.html",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

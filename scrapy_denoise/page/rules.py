@@ -149,6 +149,15 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # crawl passed all 85 of them, which the listing rule deleted at its end but for 8.
     # No page of the shared data has such a path
     r"^/(?:-[^/]+-|\+-[^/]+-\+|_[^/]+_)",
+    # Ameba Blog's (Ameblo, Japan's largest blog host) lists, beside its posts'
+    # /NAME/entry-12845678901.html: a theme's pages (theme-ID, theme2-ID, themeentrylist-ID),
+    # a month's (archive1-202405, archiveentrylist-202405), the blog's later pages
+    # (page-2), its lists of entries and images and an image's own page. Its theme, month
+    # and later pages show whole posts, so a generated Ameblo copy's crawl stored 205 of
+    # them beside its 91 posts. Of the shared pages it names none (a cleaneval page's
+    # /Archive5.htm has no dash and number)
+    r"(?:archive\d|archiveentrylist|theme\d*|themeentrylist|entrylist|image|page)-[\d-]+\.html"
+    r"|(?:entry|image)list\.html",
     # MediaWiki's pages outside its articles' namespace: categories, talk and user pages,
     # portals, special pages, files, help (/wiki/Category:Africa, /wiki/Talk:Title): a
     # generated news wiki's crawl stored 178 of them; of the shared pages it names one, a
