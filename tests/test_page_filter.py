@@ -286,6 +286,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/p/rhubarb-jam.html",  # a Blogger page of another name
         "/posts/jobs/",
         "/salud/tos",  # Spanish "cough"
+        "/entry/블로그-소개-글-쓰는-법",  # site-page words inside a post's slug
+        "/blog/会社概要の書き方/",
         "/recipes/cookies",
         "/projects/1_project/",  # a project of a lab's site, deeper: the model's to judge
         "/2024/05/10/people-of-the-year/",
@@ -340,6 +342,11 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/kvkk",
         "/iletisim",
         "/pedoman-media-siber",
+        "/pages/개인정보처리방침",  # in Korean, Japanese and Chinese script
+        "/pages/%EC%9D%B4%EC%9A%A9%EC%95%BD%EA%B4%80",  # 이용약관, percent-encoded
+        "/お問い合わせ/",
+        "/policy/プライバシーポリシー",
+        "/关于我们.html",
         "/lien-he",
     ],
 )

@@ -227,6 +227,13 @@ DEFAULT_SITE_PAGES = (
     # TRS WCM's government and newspaper sites serve /gywm/, /lxwm/, /bqsm/
     r"|gywm|lxwm|bqsm|mzsm|wzsm|flsm|ysbh|yszc|wzdt|jrwm|bzzx"
     r"|guanyu(?:[-_]?women)?|lianxi(?:[-_]?women)?"
+    # and the same pages named in Korean, Japanese and Chinese script (Tistory's
+    # /pages/개인정보처리방침, a privacy policy, which a generated Tistory blog's crawl
+    # stored; WordPress sites in Japan and China name their pages' slugs so too)
+    r"|개인정보(?:처리|취급)방침|이용약관|(?:회사)?소개|(?:광고|제휴)?문의(?:하기)?|오시는[-_]?길"
+    r"|프라이버시[-_]?정책|저작권[-_]?정책|청소년[-_]?보호[-_]?정책"
+    r"|プライバシー[-_・]?ポリシー|(?:お)?問い?合わ?せ|運営者情報|利用規約|会社概要|免責事項"
+    r"|关于我们|联系我们|隐私(?:政策|声明)|免责声明|版权声明"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
