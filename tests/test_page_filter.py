@@ -201,6 +201,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/shop/p/country-sourdough-loaf",  # a shop's product pages
         "/news/articleList.html?sc_section_code=S1N1&view_type=sm",  # ndsoft's lists
         "/products/sennheiser-hd-600",
+        "/product-page/maple-cutting-board",  # Wix's shop and bookings
+        "/service-page/knife-skills-101",
         "/t/python/top/week",
         "/t/python/latest",
         "/user/10",  # a member's profile and posts (Drupal)

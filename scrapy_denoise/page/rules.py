@@ -73,8 +73,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"articlelist(?:\.\w+)?",
     # a shop's product page (WooCommerce's /product/NAME/, Shopify's /products/NAME,
     # Squarespace's /shop/p/NAME; a generated Squarespace bakery's crawl stored 23): of the
-    # shared pages it names 29 of wcxb, typed product, service and collection, all noise
-    r"(?:products?|shop/p)/[^/]+",
+    # shared pages it names 29 of wcxb, typed product, service and collection, all noise.
+    # Wix's shop and booking pages too (/product-page/NAME, /service-page/NAME: a
+    # generated Wix blog's crawl stored 16); of the shared pages they name no more
+    r"(?:products?|shop/p|product-page|service-page)/[^/]+",
     # Forem's (dev.to's) tag pages and their sorts (/t/python, /t/python/top/week,
     # /t/python/latest): a generated Forem community's crawl stored 80 of them
     r"^/t/[^/]+(?:/(?:latest|top(?:/(?:week|month|year|infinity))?))?",
