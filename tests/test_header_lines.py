@@ -49,6 +49,10 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Giriş Tarihi: 21.05.2024 18:15", []),
         ("Selasa, 21 Mei 2024 22:15 WIB", []),
         ("5/21/2024", []),
+        # Hindi's and Thai's bylines and date labels
+        ("लेखक: नेहा त्रिपाठी", ["नेहा त्रिपाठी"]),
+        ("प्रकाशित: 21 मई 2024, 03:15 PM", []),
+        ("โดย สมชาย ใจดี", ["สมชาย ใจดี"]),
         # WordPress's Soledad theme, in Spanish: counts of comments and views beside
         (
             "por Ana López 21 de mayo de 2024 Sin comentarios 1 min de lectura 6.928 vistas",

@@ -355,9 +355,18 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Etiquetas: viajes, Madrid", "stock"),
         ("Visualizações: 1.234", "stock"),
         ("Тема: пожар на улице Гагарина", None),
+        ("دسته‌بندی: علمی و دانشگاهی", "stock"),  # Persian and Arabic
+        ("کد خبر: ۱۴۰۳۰۱۲۰۸۰۴۱۷", "stock"),
+        ("بازدید: ۴۲۳۱۶", "stock"),
+        ("الوسوم: الانتخابات، البرلمان", "stock"),
+        ("عدد المشاهدات: 1,204", "stock"),
+        ("دسته‌بندی: این یک جمله کامل است. و جمله دوم", None),
         # a "read also" link with its headline, and an Indonesian story's initials
         ("Baca juga: Selisih Data Sirekap di Yogyakarta, KPU Pastikan Rekap Manual", "stock"),
         ("Leia também: Prefeitura prorroga prazo do IPTU", "stock"),
+        ("ये भी पढ़ें: इस हफ्ते ओटीटी पर रिलीज होंगी ये 8 फिल्में और वेब सीरीज", "stock"),
+        ("อ่านเพิ่มเติม : บุรีรัมย์ถล่มท่าเรือ 3-0 รั้งจ่าฝูงไทยลีกห่าง 5 แต้ม", "stock"),
+        ("ये भी पढ़ें: यह पहला वाक्य है। और यह दूसरा वाक्य है जो लंबा है", None),
         ("(anr/idn)", "stock"),
         ("(AP/Reuters)", None),
         ("Read more: The best cleaning apps to run your business", None),

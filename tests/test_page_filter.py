@@ -172,6 +172,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/recherche/",
         "/archivio/2024/03/",
         "/archive/201902",  # Drupal's archive view: year and month in one segment
+        "/archive/1403/02/",  # a Persian news site's, by the Solar Hijri calendar
         # paths of dates alone: WordPress's, Blogger's and Jekyll's date archives
         "/2019/",
         "/2019/05/",
@@ -210,6 +211,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/+-Festival-+/",
         "/_Martine-Delpech_",
         "/de/users/anna-schneider/",
+        "/web-stories/monsoon-tips-in-hindi-134100000",  # AMP web stories
+        "/hi/webstories/",
         "/mika-gohan/theme-10112087455.html",  # Ameba Blog's themes, months and lists
         "/mika-gohan/theme2-10112087455.html",
         "/mika-gohan/themeentrylist-10112087455.html",
@@ -238,6 +241,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/posts/search-utf8",
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
+        "/archives/1403",
         "/education/archive/2014/04/plato-to-plumbers/361373/",
         "/leadership/why-tutoring-works/2025/11",
         "/why-tutoring-works/2025/11",  # dates after a slug: only a bare date path is a list
@@ -300,6 +304,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/mika-gohan/entry-12845678901.html",  # Ameba Blog's post
         "/Archive5.htm",  # an old site's page of its archive (cleaneval)
         "/news/page-2024-review.html",
+        "/2024/05/web-stories-are-back/",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

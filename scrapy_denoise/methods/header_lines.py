@@ -113,7 +113,11 @@ _FILLER = re.compile(
     # Mei 2024 14:20 WIB", "Thứ sáu, 3/5/2024, 14:20 (GMT+7)", "Giriş Tarihi: 03.05.2024"
     r"|senin|selasa|rabu|kamis|jumat|sabtu|minggu|diperbarui|oleh"
     r"|thứ\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật|cập\s+nhật"
-    r"|giriş\s+tarihi|güncelleme\s+tarihi|güncellendi|yazan)\b\s*:?|&",
+    r"|giriş\s+tarihi|güncelleme\s+tarihi|güncellendi|yazan"
+    # Hindi's, Persian's, Hebrew's and Thai's: "लेखक: ...", "प्रकाशित: 03 मई 2024",
+    # "अपडेटेड", "خبرنگار: ...", "מאת ...", "פורסם: ...", "โดย ...", "อัปเดตล่าสุด ..."
+    r"|लेखक|प्रकाशित|अपडेटेड|अपडेट|द्वारा|خبرنگار|نویسنده|تاریخ\s+انتشار|انتشار"
+    r"|מאת|פורסם|עודכן|โดย|อัปเดต(?:ล่าสุด)?|เผยแพร่)\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change

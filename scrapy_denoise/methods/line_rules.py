@@ -266,6 +266,9 @@ _STOCK_OTHER = re.compile(
     r"|관련\s?기사|관련\s?뉴스|함께 볼만한 기사"
     r"|(?:ये|यह) भी पढ़ें|संबंधित (?:खबरें|ख़बरें|समाचार)"
     r"|اقرأ أيضا(?:ً)?|أخبار ذات صلة|مواضيع ذات صلة"
+    # Persian, Hebrew and Thai: "بیشتر بخوانید" (read more), "اخبار مرتبط" (related news),
+    # "קראו עוד", "כתבות נוספות", "อ่านเพิ่มเติม", "ข่าวที่เกี่ยวข้อง"
+    r"|بیشتر بخوانید|اخبار مرتبط|קראו (?:עוד|גם)|כתבות נוספות|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง"
     r")[.:!：]?",
     re.IGNORECASE,
 )
@@ -273,13 +276,16 @@ _STOCK_OTHER = re.compile(
 #: a "read also" link with the headline it leads to, in the languages above and
 #: Indonesian, Vietnamese, Turkish and Arabic ("Baca juga: Selisih Data Sirekap di
 #: Yogyakarta, KPU ...", "Leia também: ..."): generated Indonesian, Brazilian and Spanish
-#: news sites keep them between a story's paragraphs. English's "Related: ..." and "Read
-#: more: ..." are not among them: the shared data's truth keeps such lines (wcxb's 17 of
-#: 45 "Read more:" lines), and none of its lines matches these
+#: news sites keep them between a story's paragraphs; then Hindi's, Persian's, Hebrew's
+#: and Thai's ("ये भी पढ़ें: ...", "อ่านเพิ่มเติม : ...", generated Indian and Thai news
+#: sites). English's "Related: ..." and "Read more: ..." are not among them: the shared
+#: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
+#: lines matches these
 _READ_ALSO_OTHER = re.compile(
     r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
     r"|lees ook|czytaj (?:też|także)|читайте также|xem thêm|đọc thêm|ilgili haber"
-    r"|اقرأ أيضا(?:ً)?)\s*[:：]\s*[^.!?。]{3,160}[!?]?",
+    r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม)"
+    r"\s*[:：]\s*[^.!?。।]{3,160}[!?]?",
     re.IGNORECASE,
 )
 #: a story's last line of its writer's and editor's initials, as Indonesian news sites
@@ -404,10 +410,15 @@ _LABELLED = re.compile(
     r"|schlagw(?:ö|oe)rter|stichw(?:ö|oe)rter|kategorien?|themen|mots?[- ]cl(?:é|e)s"
     r"|(?:é|e)tiquettes?|cat(?:é|e)gories?|rubriques?|etiquetas|categor(?:í|i)as?"
     r"|etichette|trefwoorden|categorie(?:ë|e)n|теги|метки|рубрик[аи]|категори[яи]"
-    r"|ключевые\s+слова)\s*:\s*"
-    r"[^:.!?,|•·]{1,40}(?:\s*[,|•·]\s*[^:.!?,|•·]{1,40})*\s*[,|]?"
+    r"|ключевые\s+слова"
+    # and in Persian and Arabic (an ISNA-style news agency's "دسته‌بندی: ورزشی",
+    # "کد خبر: ۱۴۰۳۰۱۲۰۸۰۴۱۷", "بازدید: ۴۲۳۱۶", kept in a generated copy's stories)
+    r"|دسته[\u200c ]?بندی|برچسب(?:[\u200c ]?ها)?|کلیدواژه(?:[\u200c ]?ها)?|کلمات\s+کلیدی"
+    r"|التصنيفات?|الوسوم|وسوم|(?:ال)?كلمات\s+(?:ال)?مفتاحية)\s*:\s*"
+    r"[^:.!?,|•·،]{1,40}(?:\s*[,|•·،]\s*[^:.!?,|•·،]{1,40})*\s*[,|،]?"
     r"|(?:hits|views|aufrufe|vues|visites|visitas|visualiza(?:ç|c)(?:õ|o)es|visualizzazioni"
-    r"|weergaven|(?:количество\s+)?просмотр(?:ов|ы))\s*:\s*[\d,. ]+"
+    r"|weergaven|(?:количество\s+)?просмотр(?:ов|ы)"
+    r"|(?:تعداد\s+)?بازدید|کد\s+خبر|(?:عدد\s+)?(?:ال)?مشاهدات)\s*:\s*[\d,. ]+"
     r"|(?:(?:previous|prev|next|older|newer)\s+(?:article|post|entry|story)\s*:\s*.{0,100}?\s*){1,2}",
     re.IGNORECASE,
 )

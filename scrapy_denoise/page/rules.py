@@ -107,9 +107,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"recherche|pesquisa|cerca",
     r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
-    # /archive/201902); /archives/123 (a WordPress post id) stays out.
+    # /archive/201902); /archives/123 (a WordPress post id) stays out. Months of the
+    # Persian (Solar Hijri) calendar too, as Iranian news sites number their archives
+    # (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19 of them); with
+    # the month only, as /archives/1403 is a WordPress post's id
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
-    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d))?",
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
     # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
     # Anchored at the path's start (``^``), as no other pattern is: /slug/2025/11 is an
@@ -171,6 +174,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
     # stored its reporters' six. No page of the shared data has such a path
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users?/[^/]+",
+    # Web Stories (Google's AMP story format: a dozen full-screen slides of a line each,
+    # under /web-stories/NAME/ as the WordPress plugin and Indian news sites file them):
+    # a generated Hindi news site's crawl stored three. No page of the shared data has
+    # such a path
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?web-?stories(?:/[^?]*)?",
 )
 
 #: The last path segment of a site's own pages, as sites name them: about, contact, legal
