@@ -110,6 +110,26 @@ def test_teasers_count_only_cut_with_an_ellipsis_and_from_another_article() -> N
     assert index.listings() == []
 
 
+def test_entries_that_show_another_articles_lead_whole_count_as_its_title() -> None:
+    # a section's list of stories, their titles (links) dropped, their leads uncut; its
+    # first two, the list's own first lines too, name no single page and count for none
+    leads = [f"Lead {n}: the council met on Tuesday about item {n} and agreed." for n in range(8)]
+    index = ListingIndex()
+    for n, lead in enumerate(leads):
+        index.add(f"{SITE}/news/{n}", "college", None, [lead, SENTENCE])
+    index.add(f"{SITE}/section/", "college", None, ["Section news", *leads, "Next page"])
+    assert index.listings() == [(f"{SITE}/section/", "college")]
+    # the same leads under a story's own text (a related box that kept them) come late
+    body = [f"{SENTENCE} Paragraph {n}." for n in range(8)]
+    index = ListingIndex()
+    for n, lead in enumerate(leads):
+        index.add(f"{SITE}/news/{n}", "college", None, [lead, SENTENCE])
+    index.add(f"{SITE}/news/story", "college", None, [*body, *leads[:4]])
+    # and a line that only begins as a lead, without an ellipsis, is a quote
+    index.add(f"{SITE}/quotes/", "college", None, [lead[:40] + "." for lead in leads])
+    assert index.listings() == []
+
+
 def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> None:
     index = ListingIndex()
     # a site's name as the title of many pages names none of them

@@ -39,6 +39,17 @@ its video channel, stays: its teasers begin as no article's first lines do). CMS
 the teaser from the story's first paragraph (WordPress's excerpt, DedeCMS's
 description, Ghost's), so its start is the story's.
 
+An entry that shows its story's first paragraph *whole* counts the same way: a line
+that is, whole, one of another article's first lines (at least :data:`LEAD_CHARS`
+characters; a line that merely begins as one, without an ellipsis, is a quote; a
+list's first two entries, its own first lines as well, name no single page). News
+CMSs list a section's stories under their titles with their leads uncut, and the
+titles, links, go with extraction: a generated Iranian news agency's sub-section pages
+(ten stories' leads each) were stored, 10 of the 11 noise pages its crawl stored, and
+all went with whole leads counted (a generated Hindi news site's city pages, which cut
+their leads short without an ellipsis, stay). On flink-blog, zjuvai-blog, the demo site
+and seven other generated sites the crawls stored the same rows with and without it.
+
 A page that declares itself an article with its publication time (Open Graph's
 ``article:published_time``, :func:`~.classifier.declares_article`) is never judged one,
 though its title counts for the pages that list it: a year in review lists the year's
@@ -47,9 +58,9 @@ in review" (100 lines, a share of titles over the threshold) was deleted as a li
 Publishing platforms write that tag on posts, not on their lists.
 
 :class:`ListingIndex` is this process's memory, bounded whatever the crawl's length: the
-last :data:`MAX_TITLES` titles and as many leads (about 3 MB each) and the lines of the
-last :data:`WINDOW` pages (about 2 MB), a page judged as it leaves the window, by the
-titles known then.
+last :data:`MAX_TITLES` titles and as many leads (about 3 MB, and twice that for the
+leads' starts and whole lines) and the lines' keys of the last :data:`WINDOW` pages
+(about 4 MB), a page judged as it leaves the window, by the titles known then.
 """
 
 from __future__ import annotations
@@ -201,7 +212,9 @@ class ListingIndex:
             # a teaser is a cut of another page's lead, not the page's own: a list of them
             # would otherwise share the leads it shows, and name no article
             if not teaser and (key := _lead_key(line)):
-                _remember(self._leads, (site, key), url, MAX_TITLES)
+                # its start (for teasers) and the whole line (for uncut entries)
+                _remember(self._leads, (site, key), url, 2 * MAX_TITLES)
+                _remember(self._leads, (site, _whole_key(line)), url, 2 * MAX_TITLES)
                 leads += 1
         if len(self._window) > WINDOW:
             # OrderedDict: popping the oldest of a dict scans its deleted slots (0.5 ms)
@@ -257,10 +270,25 @@ def _teaser_keys(read: Sequence[str]) -> array[int]:
     return array("q", [_teaser_key(line) for line in read])
 
 
+def _whole_key(line: str) -> int:
+    """The key of a whole line of at least :data:`LEAD_CHARS` characters, 0 for a shorter
+    one; apart from :func:`_lead_key`'s keys of the same line's start."""
+    text = " ".join(line.split())
+    if len(text) < LEAD_CHARS:
+        return 0
+    return hash(("whole", text.casefold())) or 1
+
+
+def _entry_keys(read: Sequence[str], teasers: array[int]) -> array[int]:
+    """The keys a list's entries can match in the site's leads: a teaser's start, and
+    any other line whole (an entry that shows its story's first paragraph uncut)."""
+    return array("q", [t or _whole_key(line) for line, t in zip(read, teasers, strict=True)])
+
+
 def _judged_keys(read: Sequence[str], teasers: array[int]) -> tuple[array[int], array[int] | None]:
     """The keys :meth:`ListingIndex._judge` reads of a page's lines ``read``, given their
-    teaser keys: each line's, and the teasers' (None for a page without any)."""
-    return array("q", [_key(line) for line in read]), teasers if any(teasers) else None
+    teaser keys: each line's title key, and its entry key (:func:`_entry_keys`)."""
+    return array("q", [_key(line) for line in read]), _entry_keys(read, teasers)
 
 
 def _remember(
