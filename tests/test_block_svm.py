@@ -526,6 +526,7 @@ def _aside_texts(page: str) -> set[str]:
         "<div class='popover fade bs-popover-top'>",
         "<div class='carousel__slides'>",
         "<section class='FullWidthFeatureCarousel'>",
+        "<div class='ArticleTalkbacks' id='talkbacks'>",  # readers' comments (ynet)
         "<div role='navigation'>",
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",
