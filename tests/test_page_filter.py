@@ -349,6 +349,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/kvkk",
         "/iletisim",
         "/pedoman-media-siber",
+        "/redakcja",  # a Polish paper's masthead and advertising offer
+        "/oferta-reklamowa/",
         "/pages/개인정보처리방침",  # in Korean, Japanese and Chinese script
         "/pages/%EC%9D%B4%EC%9A%A9%EC%95%BD%EA%B4%80",  # 이용약관, percent-encoded
         "/お問い合わせ/",

@@ -107,6 +107,8 @@ _FILLER = re.compile(
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
     r"|опубликовано|обновлено|автор|от|и"
+    # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
+    r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Arabic: "نشر في" (published on), "آخر تحديث" (last update), "بقلم" (by), "م" (p.m.)
     r"|نشر|في|آخر\s+تحديث|تحديث|بقلم|م|ص"
     # the weekday and labels of Indonesian, Vietnamese and Turkish news sites: "Jumat, 03
@@ -124,6 +126,7 @@ _FILLER = re.compile(
 _UPDATED = re.compile(
     r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
     r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено"
+    r"|aktualizacja|zaktualizowano"
     r"|آخر\s+تحديث)\b",
     re.I,
 )

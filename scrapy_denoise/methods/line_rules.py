@@ -250,7 +250,7 @@ _STOCK_OTHER = re.compile(
     r"|leia (?:também|mais)|not[íi]cias relacionadas"
     r"|leggi anche|leggi di più|articoli correlati"
     r"|lees ook|lees meer|gerelateerde artikelen"
-    r"|czytaj (?:też|także|więcej)|powiązane artykuły"
+    r"|czytaj (?:też|także|więcej)|zobacz (?:też|także)|powiązane artykuły"
     r"|читайте также|читать далее|похожие (?:статьи|новости)"
     r"|artikel teilen|teilen|partager|compartir|compartilhar|partilhar|condividi|delen"
     r"|udostępnij|поделиться"
@@ -283,7 +283,7 @@ _STOCK_OTHER = re.compile(
 #: lines matches these
 _READ_ALSO_OTHER = re.compile(
     r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
-    r"|lees ook|czytaj (?:też|także)|читайте также|xem thêm|đọc thêm|ilgili haber"
+    r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте также|xem thêm|đọc thêm|ilgili haber"
     r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม)"
     r"\s*[:：]\s*[^.!?。।]{3,160}[!?]?",
     re.IGNORECASE,

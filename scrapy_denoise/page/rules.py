@@ -225,6 +225,9 @@ DEFAULT_SITE_PAGES = (
     r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
     r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden"
     r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
+    # a Polish paper's masthead, advertising offer and cookie policy (a generated Polish
+    # news site's crawl stored them)
+    r"|redakcja|oferta[-_]reklamowa|polityka[-_]cookies"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
     r"|expediente|anuncie|quem[-_]somos"
