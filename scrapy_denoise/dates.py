@@ -81,6 +81,14 @@ _MONTHS_HI_AR: tuple[str, ...] = (
     "दिसंबर दिसम्बर ديسمبر",
 )
 _FOREIGN_MONTHS = tuple(f"{a} {b}" for a, b in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, strict=True))
+#: the months of the Solar Hijri calendar, Iran's and Afghanistan's civil one, in which
+#: Persian news sites date their stories ("جمعه ۱۴ اردیبهشت ۱۴۰۳", "۱۴۰۳/۰۲/۱۴"): a
+#: generated ISNA-style agency's stories kept those lines over their text, which no
+#: Gregorian reading could tie to the page's date
+_JALALI_MONTHS = (
+    *("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور"),
+    *("مهر", "آبان", "آذر", "دی", "بهمن", "اسفند"),
+)
 #: Arabic-Indic, Persian and Devanagari digits as ASCII ones, one for one: the patterns' year
 #: starts with an ASCII "19" or "20"
 _DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९", "0123456789" * 3)
@@ -127,6 +135,7 @@ _DE_YEAR = r"(?:del?\s+)?"
 DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
     rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
+    rf"|\d{{1,2}}\s+(?:{'|'.join(_JALALI_MONTHS)})\s+\d{{4}}"
     r"|\d{4}(?:[-/.年]|년\s*)\d{1,2}(?:[-/.月]|월\s*)\d{1,2}[日일]?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
@@ -142,6 +151,12 @@ _DAY_FIRST = re.compile(
     rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
 _NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
+#: a Solar Hijri date, day first with the month's name or year first in numbers (after
+#: :data:`_DIGITS`: "14 اردیبهشت 1403", "1403/02/14"); the years of web pages, 1369 on
+_JALALI = re.compile(
+    rf"\b(\d{{1,2}})\s+({'|'.join(_JALALI_MONTHS)})\s+(1[34]\d\d)\b"
+    r"|\b(1[34]\d\d)[-/.](\d{1,2})[-/.](\d{1,2})\b"
+)
 #: a weekday named right before a numeric date (searched up to the date's start), or with
 #: a separator between them ("By David Richards | Monday | 07/01/2008")
 _WEEKDAY_BEFORE = re.compile(rf"\b({_WEEKDAY}),?\s*(?:[|\-–—·•]\s*)?$", re.I)
@@ -244,6 +259,10 @@ def find_written_date(text: str) -> datetime | None:
         if dt := _numeric_date(text, match):
             found.append((match.start(), dt))
             break
+    for match in _JALALI.finditer(text):
+        if dt := _jalali_date(match):
+            found.append((match.start(), dt))
+            break
     if not found:
         return None
     first = min(found, key=lambda item: item[0])[1]
@@ -265,6 +284,37 @@ def _numeric_date(text: str, match: re.Match[str]) -> datetime | None:
     wanted = _WEEKDAYS.index(weekday.group(1)[:3].lower())
     agree = [dt for dt in (day_first, month_first) if dt.weekday() == wanted]
     return agree[0] if len(agree) == 1 else None
+
+
+def _jalali_date(match: re.Match[str]) -> datetime | None:
+    """The Gregorian day of a :data:`_JALALI` match."""
+    day, name, year, n_year, n_month, n_day = match.groups()
+    if name is not None:
+        return _gregorian(int(year), _JALALI_MONTHS.index(name) + 1, int(day))
+    return _gregorian(int(n_year), int(n_month), int(n_day))
+
+
+def _gregorian(year: int, month: int, day: int) -> datetime | None:
+    """The Gregorian day of a Solar Hijri date, by the calendar's arithmetic 33-year cycle
+    of leap years (eight in 33: the years y with (25 y + 11) mod 33 < 8), as software in
+    Iran computes it; checked against the New Year days of 1370, 1395, 1400, 1402, 1403
+    and 1404 and the leap day of 1399 and 1403. Day 1 of 1403 is 2024-03-20."""
+    if not (1 <= month <= 12 and 1 <= day <= (31 if month <= 6 else 30)):
+        return None
+    if month == 12 and day == 30 and not _jalali_leap(year):
+        return None
+    # days since 1 Farvardin of year 1 (the leap years before ``year``: (8 y + 29) // 33),
+    # then the proleptic Gregorian ordinal of that day
+    y = year - 1
+    days = (
+        365 * y + (8 * y + 29) // 33 + (31 * (month - 1) if month <= 7 else 186 + 30 * (month - 7))
+    )
+    days += day - 1
+    return datetime.fromordinal(226_895 + days).replace(tzinfo=UTC)
+
+
+def _jalali_leap(year: int) -> bool:
+    return (25 * year + 11) % 33 < 8
 
 
 def url_date(url: str) -> datetime | None:

@@ -238,3 +238,31 @@ def test_find_written_date_reads_arabic_hindi_korean_and_first_days(
 ) -> None:
     found = find_written_date(text)
     assert found is not None and found.date() == datetime(*expected).date()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Persian news sites' Solar Hijri dates, by name and in numbers, Persian digits or not
+        ("جمعه ۱۴ اردیبهشت ۱۴۰۳ - ۱۴:۲۰", (2024, 5, 3)),
+        ("۱۴۰۳/۰۲/۱۴ - ۱۴:۲۰", (2024, 5, 3)),
+        ("دوشنبه ۱۴ شهریور ۱۴۰۱", (2022, 9, 5)),
+        # New Year's days and leap days of the 33-year cycle
+        ("1 فروردین 1403", (2024, 3, 20)),
+        ("1 فروردین 1404", (2025, 3, 21)),
+        ("30 اسفند 1399", (2021, 3, 20)),
+        ("1370/01/01", (1991, 3, 21)),
+    ],
+)
+def test_find_written_date_reads_solar_hijri_dates(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    found = find_written_date(text)
+    assert found is not None and found.date() == datetime(*expected).date()
+
+
+@pytest.mark.parametrize(
+    "text", ["30 اسفند 1402", "1403/13/01", "1403/07/31", "کد خبر: ۱۴۰۳۰۲۱۴۰۷۸۴۵"]
+)
+def test_find_written_date_gives_none_for_days_the_solar_hijri_calendar_lacks(text: str) -> None:
+    assert find_written_date(text) is None

@@ -52,6 +52,8 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         # Hindi's and Thai's bylines and date labels
         ("लेखक: नेहा त्रिपाठी", ["नेहा त्रिपाठी"]),
         ("Aktualizacja: 21.05.2024, 17:37", []),  # Polish: the page's last change
+        ("سه‌شنبه ۱ خرداد ۱۴۰۳ - ۱۸:۴۵", []),  # Persian, in the Solar Hijri calendar
+        ("تاریخ انتشار: ۱۴۰۳/۰۳/۰۱ - ۱۸:۴۵", []),
         ("प्रकाशित: 21 मई 2024, 03:15 PM", []),
         ("โดย สมชาย ใจดี", ["สมชาย ใจดี"]),
         # WordPress's Soledad theme, in Spanish: counts of comments and views beside
