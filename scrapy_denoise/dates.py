@@ -306,10 +306,8 @@ def _gregorian(year: int, month: int, day: int) -> datetime | None:
     # days since 1 Farvardin of year 1 (the leap years before ``year``: (8 y + 29) // 33),
     # then the proleptic Gregorian ordinal of that day
     y = year - 1
-    days = (
-        365 * y + (8 * y + 29) // 33 + (31 * (month - 1) if month <= 7 else 186 + 30 * (month - 7))
-    )
-    days += day - 1
+    in_year = 31 * (month - 1) if month <= 7 else 186 + 30 * (month - 7)
+    days = 365 * y + (8 * y + 29) // 33 + in_year + day - 1
     return datetime.fromordinal(226_895 + days).replace(tzinfo=UTC)
 
 
