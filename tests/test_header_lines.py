@@ -54,6 +54,7 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Aktualizacja: 21.05.2024, 17:37", []),  # Polish: the page's last change
         ("سه‌شنبه ۱ خرداد ۱۴۰۳ - ۱۸:۴۵", []),  # Persian, in the Solar Hijri calendar
         ("تاریخ انتشار: ۱۴۰۳/۰۳/۰۱ - ۱۸:۴۵", []),
+        ("פורסם: 21.05.24, 18:15 עודכן: 21.05.24, 22:32", []),  # ynet's, the year cut
         ("प्रकाशित: 21 मई 2024, 03:15 PM", []),
         ("โดย สมชาย ใจดี", ["สมชาย ใจดี"]),
         # WordPress's Soledad theme, in Spanish: counts of comments and views beside
@@ -84,6 +85,8 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         # another day's date, a name that is not the author's, a section name
         ("May 24, 2024", []),
         ("3/5/2024", []),  # neither reading is the page's date
+        ("פורסם: 22.06.24, 18:15", []),  # nor this one's, the year cut
+        ("Version 21.05.24", []),  # a version, not the date a page prints
         ("Updated on our plans", []),
         ("Jane Roe", ["John Doe"]),
         ("Data", []),

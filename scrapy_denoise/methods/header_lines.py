@@ -164,6 +164,10 @@ MAX_CJK_META_CHARS = 80
 MIN_SUMMARY_CHARS = 40
 #: a numeric date, day and month in either order
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d\d)\b")
+#: the same with the year's last two digits, which ynet and other Israeli sites print
+#: ("פורסם: 06.06.24, 14:01"): a date only where it is the page's own (no reader of dates
+#: takes it, since "06.06.24" could as well be a version or a score)
+_SHORT_DATE = re.compile(r"(?<![\w.])(\d{1,2})[./-](\d{1,2})[./-](\d\d)(?![\w.])")
 #: a cut line's ellipsis
 _ELLIPSIS = re.compile(r"\s*(?:\.{3}|…)\s*$")
 
@@ -191,6 +195,16 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
             return " | "
 
         text = WRITTEN_DATE.sub(_date, text)
+
+        def _short(match: re.Match[str]) -> str:
+            nonlocal dated
+            a, b, year = (int(part) for part in match.groups())
+            if days & _days(2000 + year, a, b):
+                dated = True
+                return " | "
+            return match.group()
+
+        text = _SHORT_DATE.sub(_short, text)
     signed = False
     for name in authors:
         text, found = re.subn(rf"(?<!\w){re.escape(name)}(?!\w)", " | ", text, flags=re.I)
@@ -241,6 +255,11 @@ def _written_days(written: str) -> frozenset[date]:
     if match is None:
         return frozenset()
     a, b, year = (int(part) for part in match.groups())
+    return _days(year, a, b)
+
+
+def _days(year: int, a: int, b: int) -> frozenset[date]:
+    """The days ``a`` and ``b`` of ``year`` may be, either being the month."""
     days = set()
     for month, day in ((a, b), (b, a)):
         try:
