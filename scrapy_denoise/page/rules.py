@@ -80,8 +80,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Forem's (dev.to's) tag pages and their sorts (/t/python, /t/python/top/week,
     # /t/python/latest): a generated Forem community's crawl stored 80 of them
     r"^/t/[^/]+(?:/(?:latest|top(?:/(?:week|month|year|infinity))?))?",
-    # search result pages, with or without the query as a segment
-    r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3})?)?",
+    # search result pages, with or without the query as a segment, and the query after a
+    # search's kind and number (udn.com's tag searches, /search/tagging/2/颱風: a generated
+    # Taiwanese paper's crawl stored six)
+    r"search(?:\.\w+)?(?:/[^/]+(?:/\d{1,3}(?:/[^/]+)?)?)?",
     # taxonomy pages: the index of tags/categories/authors/sections, or one term's list
     # (news CMSs file their section fronts as /section/world/); a script is no term:
     # nzherald.co.nz serves its stories as /section/story.cfm?objectid=...
