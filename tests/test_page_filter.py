@@ -190,6 +190,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/user_guide/",
         "/search/budget/2/",  # a search's results paged by number (Typecho)
         "/search/tagging/2/颱風/",  # udn.com's tag search: kind, number, query
+        "/keywords/ransomware.html",  # Japanese news sites' keywords, reporters, topics
+        "/reporter/kato-mayu.html",
+        "/topics/word/地震.html",
+        "/news/backnumber/2405.html",  # ITmedia's month archive
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
@@ -241,6 +245,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/blog/search-tips-for-2025/",  # keyword inside a slug
         "/posts/search-utf8",
         "/products/search/2024/ai-mode-update",  # a product's news, dated
+        "/news/articles/2405/03/news123.html",  # ITmedia's story
+        "/backnumber/why-we-keep-old-issues/",
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
         "/archives/1403",

@@ -99,7 +99,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
     r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?"
     # Vietnamese (chủ đề, tác giả), Turkish and Indonesian topics and authors
-    r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis)"
+    r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis"
+    # Japanese news sites' keyword and reporter pages (ITmedia's /keywords/NAME.html, a
+    # paper's /reporter/NAME.html: a generated Japanese news site's crawl stored 40)
+    r"|keywords?|reporters?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -109,12 +112,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"recherche|pesquisa|cerca",
     r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
-    # /archive/201902); /archives/123 (a WordPress post id) stays out. Months of the
-    # Persian (Solar Hijri) calendar too, as Iranian news sites number their archives
-    # (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19 of them); with
-    # the month only, as /archives/1403 is a WordPress post's id
-    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv)"
-    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?)?",
+    # /archive/201902; ITmedia's "back numbers" name the month by its year's last two
+    # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
+    # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
+    # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
+    # of them); with the month only, as /archives/1403 is a WordPress post's id
+    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|backnumbers?)"
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
+    r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
     # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
     # Anchored at the path's start (``^``), as no other pattern is: /slug/2025/11 is an
@@ -149,6 +154,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
     # their stories. No page of the shared data has such a path
     r"^/(?:zt|zhuanti)(?:/[^/]+)?",
+    # the Asahi Shimbun's topic pages, by a word (/topics/word/地震.html): lists
+    r"^/topics/word/[^/]+",
     r"^/col/col\d+",
     # SPIP's lists in its "propres" URLs, at the site's root: a section (rubrique,
     # /-Culture-), a keyword (/+-Festival-+) and an author (/_Martine-Delpech_); its
