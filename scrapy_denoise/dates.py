@@ -43,26 +43,29 @@ _ISO = re.compile(
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 #: Month names of German, French, Spanish, Portuguese, Italian, Dutch, Turkish, Polish,
-#: Swedish, Danish, Norwegian, Czech, Indonesian, Finnish and Russian (the language vote's
-#: languages but Hungarian and Vietnamese, which write the year or a number first), in the
-#: case they take after a day ("15 марта", "15 marca", "15. března", "15.
-#: maaliskuuta"), by month. English ones, abbreviations included, are in the pattern below.
-#: An article in these languages prints its date so under the headline ("15. März 2024",
-#: "15 de marzo de 2024"); before, only its meta tags and URL could date it.
+#: Swedish, Danish, Norwegian, Czech, Indonesian, Finnish, Russian and Ukrainian (the
+#: language vote's languages but Hungarian and Vietnamese, which write the year or a number
+#: first), in the case they take after a day ("15 марта", "15 marca", "15. března", "15.
+#: maaliskuuta", "15 березня"), by month. English ones, abbreviations included, are in the
+#: pattern below. An article in these languages prints its date so under the headline ("15.
+#: März 2024", "15 de marzo de 2024"); before, only its meta tags and URL could date it.
 _FOREIGN_MONTHS: tuple[str, ...] = (
-    "januar jänner janvier enero gennaio janeiro januari stycznia ocak ledna tammikuuta января",
-    "februar février febrero febbraio fevereiro februari lutego şubat února helmikuuta февраля",
-    "märz mars marzo março maart marca mart března marts maret maaliskuuta марта",
-    "avril abril aprile kwietnia nisan dubna huhtikuuta апреля",
-    "mai mayo maggio maio mei maja mayıs května maj toukokuuta мая",
-    "juni juin junio giugno junho czerwca haziran června kesäkuuta июня",
-    "juli juillet julio luglio julho lipca temmuz července heinäkuuta июля",
-    "août agosto augustus sierpnia ağustos srpna augusti agustus elokuuta августа",
-    "septembre septiembre setiembre settembre setembro września eylül září syyskuuta сентября",
-    "oktober octobre octubre ottobre outubro października ekim října lokakuuta октября",
-    "novembre noviembre novembro listopada kasım listopadu marraskuuta ноября",
+    "januar jänner janvier enero gennaio janeiro januari stycznia ocak ledna tammikuuta января"
+    " січня",
+    "februar février febrero febbraio fevereiro februari lutego şubat února helmikuuta февраля"
+    " лютого",
+    "märz mars marzo março maart marca mart března marts maret maaliskuuta марта березня",
+    "avril abril aprile kwietnia nisan dubna huhtikuuta апреля квітня",
+    "mai mayo maggio maio mei maja mayıs května maj toukokuuta мая травня",
+    "juni juin junio giugno junho czerwca haziran června kesäkuuta июня червня",
+    "juli juillet julio luglio julho lipca temmuz července heinäkuuta июля липня",
+    "août agosto augustus sierpnia ağustos srpna augusti agustus elokuuta августа серпня",
+    "septembre septiembre setiembre settembre setembro września eylül září syyskuuta сентября"
+    " вересня",
+    "oktober octobre octubre ottobre outubro października ekim října lokakuuta октября жовтня",
+    "novembre noviembre novembro listopada kasım listopadu marraskuuta ноября листопада",
     "dezember décembre diciembre dicembre dezembro grudnia aralık prosince desember "
-    "joulukuuta декабря",
+    "joulukuuta декабря грудня",
 )
 #: Hindi's and Arabic's (Egypt's and the Gulf's) month names, by month, written after the
 #: day as those languages' news sites print them ("12 मार्च 2024", "١٢ مارس ٢٠٢٤")

@@ -52,6 +52,7 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         # Hindi's and Thai's bylines and date labels
         ("लेखक: नेहा त्रिपाठी", ["नेहा त्रिपाठी"]),
         ("Aktualizacja: 21.05.2024, 17:37", []),  # Polish: the page's last change
+        ("Андрій Сидоренко — Вівторок, 21 травня 2024, 18:15", ["Андрій Сидоренко"]),
         ("سه‌شنبه ۱ خرداد ۱۴۰۳ - ۱۸:۴۵", []),  # Persian, in the Solar Hijri calendar
         ("تاریخ انتشار: ۱۴۰۳/۰۳/۰۱ - ۱۸:۴۵", []),
         ("פורסם: 21.05.24, 18:15 עודכן: 21.05.24, 22:32", []),  # ynet's, the year cut

@@ -366,6 +366,7 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Leia também: Prefeitura prorroga prazo do IPTU", "stock"),
         ("ये भी पढ़ें: इस हफ्ते ओटीटी पर रिलीज होंगी ये 8 फिल्में और वेब सीरीज", "stock"),
         ("Zobacz też: Rada w Ostrzeszowie przyjęła uchwałę w sprawie opłat", "stock"),
+        ("Читайте також: Міністр закордонних справ Чехії прибув до Києва", "stock"),
         ("อ่านเพิ่มเติม : บุรีรัมย์ถล่มท่าเรือ 3-0 รั้งจ่าฝูงไทยลีกห่าง 5 แต้ม", "stock"),
         ("ये भी पढ़ें: यह पहला वाक्य है। और यह दूसरा वाक्य है जो लंबा है", None),
         ("(anr/idn)", "stock"),

@@ -194,6 +194,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/reporter/kato-mayu.html",
         "/topics/word/地震.html",
         "/news/backnumber/2405.html",  # ITmedia's month archive
+        "/news/date_03052024/",  # Ukrainska Pravda's day of news
+        "/rubrics/svit/",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
@@ -358,6 +360,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/iletisim",
         "/pedoman-media-siber",
         "/redakcja",  # a Polish paper's masthead and advertising offer
+        "/contacts",
+        "/support/",
         "/oferta-reklamowa/",
         "/pages/개인정보처리방침",  # in Korean, Japanese and Chinese script
         "/pages/%EC%9D%B4%EC%9A%A9%EC%95%BD%EA%B4%80",  # 이용약관, percent-encoded

@@ -109,6 +109,8 @@ _FILLER = re.compile(
     r"|опубликовано|обновлено|автор|от|и"
     # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
+    # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")
+    r"|понеділок|вівторок|середа|четвер|п[ʼ'’]?ятниця|субота|неділя|оновлено"
     # Arabic: "نشر في" (published on), "آخر تحديث" (last update), "بقلم" (by), "م" (p.m.)
     r"|نشر|في|آخر\s+تحديث|تحديث|بقلم|م|ص"
     # the weekday and labels of Indonesian, Vietnamese and Turkish news sites: "Jumat, 03

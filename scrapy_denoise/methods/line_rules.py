@@ -251,7 +251,7 @@ _STOCK_OTHER = re.compile(
     r"|leggi anche|leggi di più|articoli correlati"
     r"|lees ook|lees meer|gerelateerde artikelen"
     r"|czytaj (?:też|także|więcej)|zobacz (?:też|także)|powiązane artykuły"
-    r"|читайте также|читать далее|похожие (?:статьи|новости)"
+    r"|читайте также|читать далее|похожие (?:статьи|новости)|читайте також"
     r"|artikel teilen|teilen|partager|compartir|compartilhar|partilhar|condividi|delen"
     r"|udostępnij|поделиться"
     r"|drucken|imprimer|imprimir|afdrukken|drukuj|распечатать"
@@ -283,7 +283,8 @@ _STOCK_OTHER = re.compile(
 #: lines matches these
 _READ_ALSO_OTHER = re.compile(
     r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
-    r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте также|xem thêm|đọc thêm|ilgili haber"
+    r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
+    r"|ilgili haber"
     r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม)"
     r"\s*[:：]\s*[^.!?。।]{3,160}[!?]?",
     re.IGNORECASE,

@@ -102,7 +102,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis"
     # Japanese news sites' keyword and reporter pages (ITmedia's /keywords/NAME.html, a
     # paper's /reporter/NAME.html: a generated Japanese news site's crawl stored 40)
-    r"|keywords?|reporters?)"
+    r"|keywords?|reporters?|rubrics)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -154,6 +154,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
     # their stories. No page of the shared data has such a path
     r"^/(?:zt|zhuanti)(?:/[^/]+)?",
+    # a day's news as Ukrainska Pravda files it (/news/date_03052024/): a generated
+    # Ukrainian paper's crawl stored six
+    r"date_\d{8}",
     # the Asahi Shimbun's topic pages, by a word (/topics/word/地震.html): lists
     r"^/topics/word/[^/]+",
     r"^/col/col\d+",
@@ -237,6 +240,8 @@ DEFAULT_SITE_PAGES = (
     # a Polish paper's masthead, advertising offer and cookie policy (a generated Polish
     # news site's crawl stored them)
     r"|redakcja|oferta[-_]reklamowa|polityka[-_]cookies"
+    # and the plural "contacts" and a "support us" page (a generated Ukrainian paper's)
+    r"|contacts|support"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
     r"|expediente|anuncie|quem[-_]somos"
