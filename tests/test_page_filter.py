@@ -361,6 +361,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/pedoman-media-siber",
         "/redakcja",  # a Polish paper's masthead and advertising offer
         "/contacts",
+        "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",
         "/oferta-reklamowa/",
         "/pages/개인정보처리방침",  # in Korean, Japanese and Chinese script

@@ -242,6 +242,10 @@ DEFAULT_SITE_PAGES = (
     r"|redakcja|oferta[-_]reklamowa|polityka[-_]cookies"
     # and the plural "contacts" and a "support us" page (a generated Ukrainian paper's)
     r"|contacts|support"
+    # Greek sites' pages in Greeklish: identity (masthead), contact, advertising, terms of
+    # use and of commenting, privacy (a generated Greek newsroom's crawl stored one)
+    r"|taftotita|taytotita|epikoinonia|diafimisi|oroi[-_](?:xrisis|chrisis|sxoliasmou)"
+    r"|politiki[-_]aporritou"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
     r"|expediente|anuncie|quem[-_]somos"
