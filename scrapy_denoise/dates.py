@@ -83,7 +83,24 @@ _MONTHS_HI_AR: tuple[str, ...] = (
     "नवंबर नवम्बर نوفمبر",
     "दिसंबर दिसम्बर ديسمبر",
 )
-_FOREIGN_MONTHS = tuple(f"{a} {b}" for a, b in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, strict=True))
+#: Greek's, in the genitive a date takes ("3 Μαΐου 2024"), with and without the accents
+_MONTHS_EL: tuple[str, ...] = (
+    "ιανουαρίου ιανουαριου",
+    "φεβρουαρίου φεβρουαριου",
+    "μαρτίου μαρτιου",
+    "απριλίου απριλιου",
+    "μαΐου μαίου μαιου",
+    "ιουνίου ιουνιου",
+    "ιουλίου ιουλιου",
+    "αυγούστου αυγουστου",
+    "σεπτεμβρίου σεπτεμβριου",
+    "οκτωβρίου οκτωβριου",
+    "νοεμβρίου νοεμβριου",
+    "δεκεμβρίου δεκεμβριου",
+)
+_FOREIGN_MONTHS = tuple(
+    f"{a} {b} {c}" for a, b, c in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, strict=True)
+)
 #: the months of the Solar Hijri calendar, Iran's and Afghanistan's civil one, in which
 #: Persian news sites date their stories ("جمعه ۱۴ اردیبهشت ۱۴۰۳", "۱۴۰۳/۰۲/۱۴"): a
 #: generated ISNA-style agency's stories kept those lines over their text, which no

@@ -111,6 +111,9 @@ _FILLER = re.compile(
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")
     r"|понеділок|вівторок|середа|четвер|п[ʼ'’]?ятниця|субота|неділя|оновлено"
+    # Greek's: "Του/Της ... Παρασκευή, 3 Μαΐου 2024 14:20 Τελευταία ενημέρωση: ..."
+    r"|δευτέρα|τρίτη|τετάρτη|πέμπτη|παρασκευή|σάββατο|κυριακή|του|της"
+    r"|(?:τελευταία\s+)?ενημέρωση|δημοσίευση"
     # Arabic: "نشر في" (published on), "آخر تحديث" (last update), "بقلم" (by), "م" (p.m.)
     r"|نشر|في|آخر\s+تحديث|تحديث|بقلم|م|ص"
     # the weekday and labels of Indonesian, Vietnamese and Turkish news sites: "Jumat, 03
