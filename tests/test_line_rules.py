@@ -63,6 +63,13 @@ from scrapy_denoise.methods.line_rules import (
         # a form's status messages (Webflow's defaults)
         "Thank you! Your submission has been received!",
         "Oops! Something went wrong while submitting the form.",
+        # newsletter platforms' paywall, sponsor and footer lines (beehiiv, Substack, Ghost)
+        "Already a paying subscriber? Sign In.",
+        "Already have an account? Sign in",
+        "This post is for paid subscribers",
+        "Presented by Ledgerly",
+        "Login or Subscribe to participate in polls.",
+        "Update your email preferences or unsubscribe here",
         # Chinese news furniture: editors' credits, QR codes, print, home page, link lists
         "责任编辑：张迪",
         "（责任编辑：系统管理员）",
@@ -144,6 +151,7 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "Three of the 12 rescued miners were taken to hospital.",
         "The top of the page is where readers look first.",
         "Oops! Something went wrong with the launch, the agency said on Friday.",
+        "Presented by the city's youth orchestra, the concert raised $12,000 for the shelter.",
         "Read on to find out why the vote was delayed.",
         "Reply cards were mailed to every household.",
         "Close to 3,000 people attended the rally.",

@@ -226,6 +226,13 @@ _STOCK = re.compile(
     # a form's status messages, which its scripts show after submitting (Webflow's defaults)
     r"|(?:thank you|thanks)!? your submission has been received"
     r"|oops!? something went wrong(?: while submitting the form)?"
+    # newsletter platforms' paywall, sponsor and footer lines (beehiiv, Substack, Ghost: a
+    # generated beehiiv newsletter kept them in its posts); no line of the shared data's
+    # truth or of the default chain's output on its pages is one
+    r"|already (?:a paid|a paying|have an account)(?: subscriber)?\?? sign in"
+    r"|this post is for (?:paid |paying )?(?:subscribers|members)(?: only)?"
+    r"|presented by(?: .{1,40})?|login or subscribe to participate in polls"
+    r"|update your email preferences or unsubscribe here"
     r")[.:!]?",
     re.IGNORECASE,
 )
