@@ -57,7 +57,7 @@ def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() 
     index = ListingIndex()
     for n, title in enumerate(TITLES[:4]):
         index.add(f"{SITE}/news/{n}", "college", title, [title, SENTENCE])
-    lines = ["News", f"{TITLES[0]}[2024-05-01]", TITLES[1], f"{TITLES[2]} (2024-05-03)"]
+    lines = ["News", f"{TITLES[0]}[2024-05-01]", TITLES[1], f"{TITLES[2]} 2024/5/3 20:45"]
     index.add(f"{SITE}/news/", "college", "News", lines)
     assert index.listings() == [(f"{SITE}/news/", "college")]
     # the same title twice is one article: two are too few
@@ -86,7 +86,19 @@ LEADS = [
 ]
 
 
-@pytest.mark.parametrize("ellipsis", ["...", "…", " […]", " [...]", "。。。"])
+@pytest.mark.parametrize(
+    "ellipsis",
+    [
+        "...",
+        "…",
+        " […]",
+        " [...]",
+        "。。。",
+        "…続きを読む",
+        "... Read more »",
+        " […] Continue reading →",
+    ],
+)
 def test_listing_index_reads_teasers_cut_from_other_articles_first_lines(ellipsis: str) -> None:
     index = ListingIndex()
     for n, lead in enumerate(LEADS[:4]):
@@ -107,6 +119,8 @@ def test_teasers_count_only_cut_with_an_ellipsis_and_from_another_article() -> N
     index.add(f"{SITE}/news/0", "college", None, [LEADS[0][:40] + "..."] * 4)
     # a teaser too short to name an article
     index.add(f"{SITE}/short/", "college", None, [lead[:20] + "..." for lead in LEADS[:4]])
+    # an ellipsis inside a line, with more text after it, ends no teaser
+    index.add(f"{SITE}/mid/", "college", None, [lead[:40] + "... and so on" for lead in LEADS[:4]])
     assert index.listings() == []
 
 

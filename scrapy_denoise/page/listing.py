@@ -29,8 +29,8 @@ A title counts when one page alone has it and it is long enough to name somethin
 (:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
 title of many pages, and "Posts" are nobody's.
 
-A *teaser* counts as a title does: a line that ends in an ellipsis ("...", "…", "[…]")
-and begins as one of another article's first lines does (its first :data:`LEAD_CHARS`
+A *teaser* counts as a title does: a line that ends in an ellipsis ("...", "…", "[…]"),
+or in one and the list's link on to the story ("…続きを読む", "... Read more »"), and begins as one of another article's first lines does (its first :data:`LEAD_CHARS`
 characters). Lists whose titles are links show only their teasers once extraction has
 dropped the links: a generated DedeCMS county news portal's channel pages (国际, 国内,
 视频: eight teasers cut at 80 characters with "...") and its news channel's first page
@@ -98,17 +98,30 @@ MAX_LINES = 200
 _MAX_LINE_CHARS = 300
 #: titles remembered, in all sites together (oldest forgotten first)
 MAX_TITLES = 20_000
+#: a list's link on to a story, after its teaser's ellipsis
+_READ_ON = (
+    r"read more|continue reading|weiterlesen|lire la suite|leer más|leia mais|leggi tutto"
+    r"|lees verder|czytaj więcej|читать далее|続きを読む|阅读全文|查看全文|더\s?보기"
+)
 #: characters of an article's first lines that a teaser of it must begin with
 LEAD_CHARS = 30
 #: an article's first lines of at least :data:`LEAD_CHARS` characters that are remembered
 _LEAD_LINES = 2
 #: the ellipsis a teaser ends in, with a bracket around it or not
-_ELLIPSIS = re.compile(r"\s*[\[(（]?\s*(?:\.{3}|…|。。。)\s*[\])）]?\s*$")
+_ELLIPSIS = re.compile(
+    r"\s*[\[(（]?\s*(?:\.{3}|…|。。。)\s*[\])）]?\s*"
+    # and the link on to the story that lists print after it ("…続きを読む", "... Read
+    # more »", "[…] Continue reading →")
+    rf"(?:(?:{_READ_ON})\s*[»›→>]*\s*)?$",
+    re.IGNORECASE,
+)
 #: pages whose lines are remembered until judged
 WINDOW = 5_000
 #: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
 _TRAILING_DATE = re.compile(
-    r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})\s*[\]】)）]?$"
+    r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})"
+    # with its time, as Japanese papers' lists print it ("... 2025/2/15 20:45")
+    r"(?:\s+\d{1,2}:\d{2})?\s*[\]】)）]?$"
 )
 #: the last characters of a line that may end in such a date
 _DATE_ENDS = frozenset("0123456789]】)）")
@@ -150,8 +163,8 @@ def _lead_key(line: str) -> int:
 
 def _teaser_key(line: str) -> int:
     """:func:`_lead_key` of a line that ends in an ellipsis, without it; 0 for any other."""
-    if len(line) > _MAX_LINE_CHARS or not line.rstrip().endswith(
-        ("...", "…", "。", "]", ")", "）")
+    if len(line) > _MAX_LINE_CHARS or (
+        "…" not in line and "..." not in line and "。。。" not in line
     ):
         return 0
     cut = _ELLIPSIS.sub("", line)
