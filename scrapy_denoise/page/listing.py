@@ -30,7 +30,8 @@ A title counts when one page alone has it and it is long enough to name somethin
 title of many pages, and "Posts" are nobody's.
 
 A *teaser* counts as a title does: a line that ends in an ellipsis ("...", "…", "[…]"),
-or in one and the list's link on to the story ("…続きを読む", "... Read more »"), and begins as one of another article's first lines does (its first :data:`LEAD_CHARS`
+or in one and the list's link on to the story ("…続きを読む", "... Read more »"), and
+begins as one of another article's first lines does (its first :data:`LEAD_CHARS`
 characters). Lists whose titles are links show only their teasers once extraction has
 dropped the links: a generated DedeCMS county news portal's channel pages (国际, 国内,
 视频: eight teasers cut at 80 characters with "...") and its news channel's first page
