@@ -196,6 +196,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/news/backnumber/2405.html",  # ITmedia's month archive
         "/news/date_03052024/",  # Ukrainska Pravda's day of news
         "/rubrics/svit/",
+        "/tagy/plzen",  # Czech tags and topics, an article's discussion and photos
+        "/tema/volby-2024/",
+        "/zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse",
+        "/zpravy/domaci/slug.A240503_142000_domaci_abc/foto",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
         "/comment/reply/node/124/comment/405",  # Drupal's comment reply form
         "/p/death-by-hearing/comments",  # a post's comments page (Substack)
@@ -249,6 +253,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/products/search/2024/ai-mode-update",  # a product's news, dated
         "/news/articles/2405/03/news123.html",  # ITmedia's story
         "/backnumber/why-we-keep-old-issues/",
+        "/zpravy/domaci/slug.A240503_142000_domaci_abc",  # iDNES's story
+        "/foto/2024/05/best-photos-of-the-month/",
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
         "/archives/1403",

@@ -62,6 +62,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # /p/slug/comments, Medium's /slug-1a2b3c4d5e6f/responses: generated copies' crawls
     # stored all 70 and 58 they reached), and a site's list of its latest posts (/latest)
     r"comments|responses|latest",
+    # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
+    # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
+    # generated Czech portal's crawl stored 33)
+    r"diskuse|diskusia|dyskusja|foto|fotogalerie",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -102,7 +106,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis"
     # Japanese news sites' keyword and reporter pages (ITmedia's /keywords/NAME.html, a
     # paper's /reporter/NAME.html: a generated Japanese news site's crawl stored 40)
-    r"|keywords?|reporters?|rubrics)"
+    r"|keywords?|reporters?|rubrics"
+    # Czech's tags and topics (iDNES's /tagy/NAME, /tema/NAME)
+    r"|tagy|t(?:é|e)ma(?:ta)?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
