@@ -198,6 +198,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/rubrics/svit/",
         "/tagy/plzen",  # Czech tags and topics, an article's discussion and photos
         "/tema/volby-2024/",
+        "/onderwerp/stikstof",  # Dutch topics and keywords
+        "/trefwoord/verkiezingen/",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/foto",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
@@ -367,6 +369,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/pedoman-media-siber",
         "/redakcja",  # a Polish paper's masthead and advertising offer
         "/contacts",
+        "/cookiebeleid/",
         "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",
         "/oferta-reklamowa/",

@@ -99,7 +99,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (britannica.com/topic/history-of-coffee, a wcxb article)
     r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?|topics"
     r"|schlagw(?:ö|oe|o)rte?r?|stichw(?:ö|oe|o)rte?r?|etiquettes?|etiquetas?|etichette"
-    r"|trefwoorden?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
+    r"|trefwoord(?:en)?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
     r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
     r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?"
     # Vietnamese (chủ đề, tác giả), Turkish and Indonesian topics and authors
@@ -108,7 +108,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # paper's /reporter/NAME.html: a generated Japanese news site's crawl stored 40)
     r"|keywords?|reporters?|rubrics"
     # Czech's tags and topics (iDNES's /tagy/NAME, /tema/NAME)
-    r"|tagy|t(?:é|e)ma(?:ta)?)"
+    r"|tagy|t(?:é|e)ma(?:ta)?"
+    # Dutch's topics (NU.nl's and NOS's /onderwerp/NAME)
+    r"|onderwerp(?:en)?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -241,7 +243,7 @@ DEFAULT_SITE_PAGES = (
     r"|pol(?:í|i)tica[-_]de[-_](?:privacidad|privacidade|cookies)"
     r"|t(?:é|e)rminos[-_]y[-_]condiciones|sobre[-_]n(?:ó|o)s|contato|fale[-_]conosco"
     r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
-    r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden"
+    r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden|cookiebeleid"
     r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
     # a Polish paper's masthead, advertising offer and cookie policy (a generated Polish
     # news site's crawl stored them)
