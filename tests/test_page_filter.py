@@ -200,6 +200,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/tema/volby-2024/",
         "/onderwerp/stikstof",  # Dutch topics and keywords
         "/trefwoord/verkiezingen/",
+        "/argomenti/stati-uniti/",  # Italian topics
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/foto",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
@@ -370,6 +371,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/redakcja",  # a Polish paper's masthead and advertising offer
         "/contacts",
         "/cookiebeleid/",
+        "/redazione",  # an Italian paper's masthead and advertising pages
+        "/pubblicita/",
         "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",
         "/oferta-reklamowa/",

@@ -109,8 +109,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|keywords?|reporters?|rubrics"
     # Czech's tags and topics (iDNES's /tagy/NAME, /tema/NAME)
     r"|tagy|t(?:é|e)ma(?:ta)?"
-    # Dutch's topics (NU.nl's and NOS's /onderwerp/NAME)
-    r"|onderwerp(?:en)?)"
+    # Dutch's and Italian's topics (NU.nl's /onderwerp/NAME, la Repubblica's /argomenti/NAME)
+    r"|onderwerp(?:en)?|argoment[io])"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -242,7 +242,7 @@ DEFAULT_SITE_PAGES = (
     r"|contacto|aviso[-_]legal|qui(?:é|e)nes[-_]somos|privacidad"
     r"|pol(?:í|i)tica[-_]de[-_](?:privacidad|privacidade|cookies)"
     r"|t(?:é|e)rminos[-_]y[-_]condiciones|sobre[-_]n(?:ó|o)s|contato|fale[-_]conosco"
-    r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali"
+    r"|termos[-_]de[-_]uso|chi[-_]siamo|contatti|note[-_]legali|redazione|pubblicit(?:à|a)"
     r"|colofon|over[-_]ons|privacybeleid|algemene[-_]voorwaarden|cookiebeleid"
     r"|o[-_]nas|regulamin|polityka[-_]prywatno(?:ś|s)ci"
     # a Polish paper's masthead, advertising offer and cookie policy (a generated Polish
