@@ -201,6 +201,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/onderwerp/stikstof",  # Dutch topics and keywords
         "/trefwoord/verkiezingen/",
         "/argomenti/stati-uniti/",  # Italian topics
+        "/tagg/elpriser",  # Swedish tags, subjects and writers
+        "/amne/skolan/",
+        "/skribent/helena-forsberg",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/foto",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)

@@ -110,7 +110,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Czech's tags and topics (iDNES's /tagy/NAME, /tema/NAME)
     r"|tagy|t(?:é|e)ma(?:ta)?"
     # Dutch's and Italian's topics (NU.nl's /onderwerp/NAME, la Repubblica's /argomenti/NAME)
-    r"|onderwerp(?:en)?|argoment[io])"
+    r"|onderwerp(?:en)?|argoment[io]"
+    # Swedish tags, subjects and writers (/tagg/NAME, /amne/NAME, /skribent/NAME)
+    r"|tagg|(?:ä|a)mnen?|skribent(?:er)?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
