@@ -73,7 +73,8 @@ MAX_META_CHARS = 160
 _SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
 _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(
-    r"\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
+    # with Scandinavian's "kl." (klockan, o'clock) before it: "kl. 14.20"
+    r"(?:\bkl\.\s*)?\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
     # a time zone as news sites print it: "(GMT+7)", "(بتوقيت مكة)" (Mecca time)
     r"|\(?(?:GMT|UTC)\s*[+-]\s*\d{1,2}(?::?\d{2})?\)?|\(?بتوقيت\s+\w+\)?",
     re.I,
@@ -107,6 +108,9 @@ _FILLER = re.compile(
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
     r"|опубликовано|обновлено|автор|от|и"
+    # Swedish, Danish and Norwegian: "Publicerad 3 maj 2024 kl. 14.20 Uppdaterad ..."
+    r"|publicerad|publicerat|uppdaterad|uppdaterat|publiceret|opdateret|publisert|oppdatert"
+    r"|av"
     # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")
@@ -184,8 +188,8 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
         return False
     if _CJK.search(text):
         return _is_cjk_meta_line(text, published, authors)
-    # "3 Min." ends no sentence
-    if _SENTENCE.search(_READING.sub(" ", text)):
+    # "3 Min." ends no sentence, nor does "kl." (Swedish's "o'clock") before a time
+    if _SENTENCE.search(_TIME.sub(" ", _READING.sub(" ", text))):
         return False
     # an update stamp dates the page too, whatever its date: "Updated: 30 Oct, 2023"
     anchored = _UPDATED.match(text) is not None and WRITTEN_DATE.search(text) is not None
