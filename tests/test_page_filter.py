@@ -375,6 +375,10 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/contacts",
         "/cookiebeleid/",
         "/redazione",  # an Italian paper's masthead and advertising pages
+        "/caseta-redactionala/",  # a Romanian one's, its terms and cookie policy
+        "/termeni-si-conditii",
+        "/politica-cookies/",
+        "/editorial-policy/",  # a paper's editorial policy
         "/pubblicita/",
         "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",

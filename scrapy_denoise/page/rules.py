@@ -234,6 +234,7 @@ DEFAULT_SITE_PAGES = (
     r"|cookies?[-_]?(?:policy|notice|settings)|do[-_]not[-_]sell[-\w]*"
     r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
     r"|careers|jobs|faqs?|help|write[-_]for[-_]us|contribute"
+    r"|editorial[-_](?:polic(?:y|ies)|standards|guidelines)"
     # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
     r"|people|team|members|membership|publications|projects|teaching|cv|resume"
     r"|links?|friends|guestbook|messageboard"
@@ -256,6 +257,9 @@ DEFAULT_SITE_PAGES = (
     # use and of commenting, privacy (a generated Greek newsroom's crawl stored one)
     r"|taftotita|taytotita|epikoinonia|diafimisi|oroi[-_](?:xrisis|chrisis|sxoliasmou)"
     r"|politiki[-_]aporritou"
+    # and Romanian ones' (a generated Romanian portal's crawl stored its six)
+    r"|despre[-_]noi|caseta[-_]redac(?:t|ț)ionala|politica[-_](?:de[-_]confiden(?:t|ț)ialitate|cookies)"
+    r"|termeni[-_](?:si|și)[-_]condi(?:t|ț)ii|publicitate"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
     r"|expediente|anuncie|quem[-_]somos"
