@@ -379,6 +379,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/termeni-si-conditii",
         "/politica-cookies/",
         "/editorial-policy/",  # a paper's editorial policy
+        "/recommendations",  # a newsletter's recommended newsletters
         "/pubblicita/",
         "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",

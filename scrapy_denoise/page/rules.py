@@ -235,6 +235,8 @@ DEFAULT_SITE_PAGES = (
     r"|advertis(?:e|ing)(?:[-_]with[-_]us)?|subscribe|subscriptions?|newsletters?"
     r"|careers|jobs|faqs?|help|write[-_]for[-_]us|contribute"
     r"|editorial[-_](?:polic(?:y|ies)|standards|guidelines)"
+    # a newsletter's list of the newsletters it recommends (beehiiv's, Substack's)
+    r"|recommendations"
     # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
     r"|people|team|members|membership|publications|projects|teaching|cv|resume"
     r"|links?|friends|guestbook|messageboard"
