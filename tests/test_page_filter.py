@@ -204,6 +204,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/tagg/elpriser",  # Swedish tags, subjects and writers
         "/amne/skolan/",
         "/skribent/helena-forsberg",
+        "/cimke/lakhatas/",  # Hungarian tags, authors, archives and paging
+        "/szerzo/balogh_adam/oldal/2",
+        "/archivum/2024/03/",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc/foto",
         "/suche/straßensperrung/",  # German's, with its query as a segment (TYPO3)
@@ -380,6 +383,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/politica-cookies/",
         "/editorial-policy/",  # a paper's editorial policy
         "/recommendations",  # a newsletter's recommended newsletters
+        "/impresszum",  # a Hungarian site's imprint, privacy and cookie pages
+        "/adatvedelem/",
+        "/suti-szabalyzat/",
         "/pubblicita/",
         "/oroi-sxoliasmou/",  # a Greek site's terms of commenting, in Greeklish
         "/support/",

@@ -112,7 +112,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Dutch's and Italian's topics (NU.nl's /onderwerp/NAME, la Repubblica's /argomenti/NAME)
     r"|onderwerp(?:en)?|argoment[io]"
     # Swedish tags, subjects and writers (/tagg/NAME, /amne/NAME, /skribent/NAME)
-    r"|tagg|(?:ä|a)mnen?|skribent(?:er)?)"
+    r"|tagg|(?:ä|a)mnen?|skribent(?:er)?"
+    # Hungarian tags and authors (/cimke/NAME, /szerzo/NAME)
+    r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -127,7 +129,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id
-    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|backnumbers?)"
+    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arch(?:í|i)vum|backnumbers?)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
@@ -158,7 +160,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's word
     # for the page
-    r"(?:page|seite|pagina|strona|sayfa)[-_/]?\d+",
+    r"(?:page|seite|pagina|strona|sayfa|oldal)[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
@@ -259,6 +261,9 @@ DEFAULT_SITE_PAGES = (
     # use and of commenting, privacy (a generated Greek newsroom's crawl stored one)
     r"|taftotita|taytotita|epikoinonia|diafimisi|oroi[-_](?:xrisis|chrisis|sxoliasmou)"
     r"|politiki[-_]aporritou"
+    # and Hungarian ones' (privacy, terms, imprint, contact, media offer, cookie policy)
+    r"|adatv(?:é|e)delem|felhaszn(?:á|a)l(?:á|a)si[-_]felt(?:é|e)telek|impresszum|kapcsolat"
+    r"|m(?:é|e)diaaj(?:á|a)nlat|s(?:ü|u)ti[-_]szab(?:á|a)lyzat"
     # and Romanian ones' (a generated Romanian portal's crawl stored its six)
     r"|despre[-_]noi|caseta[-_]redac(?:t|ț)ionala|politica[-_](?:de[-_]confiden(?:t|ț)ialitate|cookies)"
     r"|termeni[-_](?:si|și)[-_]condi(?:t|ț)ii|publicitate"
