@@ -527,6 +527,7 @@ def _aside_texts(page: str) -> set[str]:
         "<div class='carousel__slides'>",
         "<section class='FullWidthFeatureCarousel'>",
         "<div class='ArticleTalkbacks' id='talkbacks'>",  # readers' comments (ynet)
+        "<section class='komment-lista'>",  # and in Hungarian
         "<div role='navigation'>",
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",

@@ -175,7 +175,10 @@ _N_CLASS = len(_CLASS_WORDS)
 #: ``postcomments``; development pages 9 changed, 7 better, mean +0.0001): it also names
 #: page states on the article's container (``nocomments``, ``disablecomments``).
 _ASIDE_WORDS = (
-    frozenset({"most", "also"}),
+    # whole words: and readers' comments in Hungarian (``komment``, ``hozzaszolasok``: a
+    # generated Hungarian portal kept its stories' comment threads); not German's
+    # "Kommentar", an opinion column as often as a comment
+    frozenset({"most", "also", "komment", "kommentek", "hozzaszolas", "hozzaszolasok"}),
     (
         *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
         *("consent", "cookie", "gdpr"),
