@@ -52,6 +52,7 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         # Hindi's and Thai's bylines and date labels
         ("लेखक: नेहा त्रिपाठी", ["नेहा त्रिपाठी"]),
         ("Aktualizacja: 21.05.2024, 17:37", []),  # Polish: the page's last change
+        ("Publicado a 21 mai 2024, 16:15 · Atualizado 22 mai 2024, 10:02", []),  # Portugal's
         ("Publicerad 21 maj 2024 kl. 17.27 Uppdaterad 22 maj 2024 kl. 00.41", []),  # Swedish
         ("Андрій Сидоренко — Вівторок, 21 травня 2024, 18:15", ["Андрій Сидоренко"]),
         ("سه‌شنبه ۱ خرداد ۱۴۰۳ - ۱۸:۴۵", []),  # Persian, in the Solar Hijri calendar

@@ -384,6 +384,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/editorial-policy/",  # a paper's editorial policy
         "/recommendations",  # a newsletter's recommended newsletters
         "/impresszum",  # a Hungarian site's imprint, privacy and cookie pages
+        "/assinaturas/",  # a Portuguese paper's subscriptions and masthead
+        "/ficha-tecnica/",
         "/adatvedelem/",
         "/suti-szabalyzat/",
         "/pubblicita/",

@@ -105,7 +105,7 @@ _FILLER = re.compile(
     r"|ver(?:ö|oe)ffentlicht|aktualisiert|zuletzt|ge(?:ä|ae)ndert|erstellt|geschrieben"
     r"|von|am|um|uhr|und|autor(?:in|en)?|datum"
     r"|publi(?:é|e)e?|mis\s+(?:à|a)\s+jour|mise\s+(?:à|a)\s+jour|modifi(?:é|e)e?|le|par|et"
-    r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às"
+    r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às|a"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
     r"|опубликовано|обновлено|автор|от|и"
     # Swedish, Danish and Norwegian: "Publicerad 3 maj 2024 kl. 14.20 Uppdaterad ..."

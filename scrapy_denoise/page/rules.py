@@ -269,7 +269,7 @@ DEFAULT_SITE_PAGES = (
     r"|termeni[-_](?:si|și)[-_]condi(?:t|ț)ii|publicitate"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
-    r"|expediente|anuncie|quem[-_]somos"
+    r"|expediente|anuncie|quem[-_]somos|assinaturas|ficha[-_]t(?:é|e)cnica|estatuto[-_]editorial"
     r"|iletisim|gizlilik(?:[-_]politikasi)?|kvkk|k(?:u|ü)nye|cerez[-_]politikasi|hakkimizda"
     r"|redaksi|pedoman[-_]media[-_]siber|kontak|tentang[-_]kami"
     r"|lien[-_]he|gioi[-_]thieu|quang[-_]cao|dieu[-_]khoan[-_]su[-_]dung"
