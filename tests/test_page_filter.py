@@ -204,6 +204,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/tagg/elpriser",  # Swedish tags, subjects and writers
         "/amne/skolan/",
         "/skribent/helena-forsberg",
+        "/autoren/S/Anna_Schmidt/",  # ZEIT ONLINE's authors
         "/cimke/lakhatas/",  # Hungarian tags, authors, archives and paging
         "/szerzo/balogh_adam/oldal/2",
         "/archivum/2024/03/",

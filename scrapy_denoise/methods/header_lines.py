@@ -103,7 +103,7 @@ _FILLER = re.compile(
     r"\b(?:(?:first\s+)?published|posted|updated|last\s+updated|modified|written|dated"
     r"|on|by|at|and|author|authors|date|time|read|reading"
     r"|ver(?:ö|oe)ffentlicht|aktualisiert|zuletzt|ge(?:ä|ae)ndert|erstellt|geschrieben"
-    r"|von|am|um|uhr|und|autor(?:in|en)?|datum"
+    r"|von|am|um|uhr|und|autor(?:in|en)?|datum|stand"
     r"|publi(?:é|e)e?|mis\s+(?:à|a)\s+jour|mise\s+(?:à|a)\s+jour|modifi(?:é|e)e?|le|par|et"
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às|a"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
@@ -135,7 +135,7 @@ _FILLER = re.compile(
 )
 #: the words that start a stamp of the page's last change
 _UPDATED = re.compile(
-    r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
+    r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert|stand"
     r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено"
     r"|aktualizacja|zaktualizowano"
     r"|آخر\s+تحديث)\b",

@@ -198,6 +198,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
     # stored its reporters' six. No page of the shared data has such a path
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users?/[^/]+",
+    # ZEIT ONLINE's authors, filed by their surname's initial (/autoren/S/Anna_Schmidt/):
+    # a generated German magazine's crawl stored seven
+    r"^/autoren/[a-z]/[^/]+",
     # Web Stories (Google's AMP story format: a dozen full-screen slides of a line each,
     # under /web-stories/NAME/ as the WordPress plugin and Indian news sites file them):
     # a generated Hindi news site's crawl stored three. No page of the shared data has
