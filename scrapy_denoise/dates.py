@@ -98,8 +98,14 @@ _MONTHS_EL: tuple[str, ...] = (
     "νοεμβρίου νοεμβριου",
     "δεκεμβρίου δεκεμβριου",
 )
+#: Urdu's ("17 جولائی 2024", Pakistani news sites' date lines)
+_MONTHS_UR: tuple[str, ...] = (
+    *("جنوری", "فروری", "مارچ", "اپریل", "مئی", "جون"),
+    *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
+)
 _FOREIGN_MONTHS = tuple(
-    f"{a} {b} {c}" for a, b, c in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, strict=True)
+    f"{a} {b} {c} {d}"
+    for a, b, c, d in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, _MONTHS_UR, strict=True)
 )
 #: the months of the Solar Hijri calendar, Iran's and Afghanistan's civil one, in which
 #: Persian news sites date their stories ("جمعه ۱۴ اردیبهشت ۱۴۰۳", "۱۴۰۳/۰۲/۱۴"): a

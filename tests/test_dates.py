@@ -229,6 +229,7 @@ def test_find_written_date_reads_turkish_months_in_any_case(text: str, month: in
         ("입력 2024년 3월 12일", (2024, 3, 12)),
         ("Пʼятниця, 3 травня 2024, 14:20", (2024, 5, 3)),  # Ukrainian
         ("Παρασκευή, 3 Μαΐου 2024 14:20", (2024, 5, 3)),  # Greek
+        ("شائع 17 جولائی 2024 09:13pm", (2024, 7, 17)),  # Urdu
         ("ΔΕΥΤΕΡΑ, 9 ΑΥΓΟΥΣΤΟΥ 2021", (2021, 8, 9)),
         # the day of "1er" / "1º" was no day, and the line's next date was read instead
         ("Publié le 1er mars 2024 à 14h30, mis à jour le 12 mars 2024", (2024, 3, 1)),

@@ -378,6 +378,10 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Διαβάστε επίσης: Νέα μέτρα για τη στεγαστική κρίση", "stock"),
         ("Související: Češi zvládli přátelské utkání s Itálií, debutoval Karel Vávra", "stock"),
         ("Citește și: Tricolorii au câștigat cu 4-0 și urcă pe primul loc în grupă", "stock"),
+        (
+            "یہ بھی پڑھیں: پی ایس ایل: لاہور قلندرز نے اسلام آباد یونائیٹڈ کو 4 وکٹوں سے ہرا دیا",
+            "stock",
+        ),
         ("อ่านเพิ่มเติม : บุรีรัมย์ถล่มท่าเรือ 3-0 รั้งจ่าฝูงไทยลีกห่าง 5 แต้ม", "stock"),
         ("ये भी पढ़ें: यह पहला वाक्य है। और यह दूसरा वाक्य है जो लंबा है", None),
         ("(anr/idn)", "stock"),

@@ -278,7 +278,7 @@ _STOCK_OTHER = re.compile(
     r"|بیشتر بخوانید|اخبار مرتبط|קראו (?:עוד|גם)|כתבות נוספות|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง"
     r"|διαβάστε (?:επίσης|ακόμη)|σχετικά άρθρα"
     r"|související(?: články)?|přečtěte si (?:také|též)|čtěte také|mohlo by vás zajímat"
-    r"|cite(?:ș|s|ş)te (?:(?:ș|s|ş)i|mai mult)|articole similare"
+    r"|cite(?:ș|s|ş)te (?:(?:ș|s|ş)i|mai mult)|articole similare|یہ بھی پڑھیں"
     r")[.:!：]?",
     re.IGNORECASE,
 )
@@ -295,7 +295,7 @@ _READ_ALSO_OTHER = re.compile(
     r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
     r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
     r"|ilgili haber|διαβάστε (?:επίσης|ακόμη)|související|přečtěte si (?:také|též)"
-    r"|cite(?:ș|s|ş)te (?:ș|s|ş)i"
+    r"|cite(?:ș|s|ş)te (?:ș|s|ş)i|یہ بھی پڑھیں"
     r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม)"
     r"\s*[:：]\s*[^.!?。।]{3,160}[!?]?",
     re.IGNORECASE,
