@@ -372,6 +372,8 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         # a "read also" link with its headline, and an Indonesian story's initials
         ("Baca juga: Selisih Data Sirekap di Yogyakarta, KPU Pastikan Rekap Manual", "stock"),
         ("Leia também: Prefeitura prorroga prazo do IPTU", "stock"),
+        ("Baca juga: Op Selamat: 1.9 juta kenderaan dijangka guna lebuh raya", "stock"),
+        ("Lue myös: Hallitus esittää muutoksia työttömyysturvaan", "stock"),
         ("ये भी पढ़ें: इस हफ्ते ओटीटी पर रिलीज होंगी ये 8 फिल्में और वेब सीरीज", "stock"),
         ("Zobacz też: Rada w Ostrzeszowie przyjęła uchwałę w sprawie opłat", "stock"),
         ("Читайте також: Міністр закордонних справ Чехії прибув до Києва", "stock"),

@@ -205,6 +205,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/amne/skolan/",
         "/skribent/helena-forsberg",
         "/autoren/S/Anna_Schmidt/",  # ZEIT ONLINE's authors
+        "/aihe/energia/",  # Finnish subjects, journalists, archives and paging
+        "/toimittaja/hanna-lehtinen/sivu/2",
+        "/arkisto/2023/02/",
         "/cimke/lakhatas/",  # Hungarian tags, authors, archives and paging
         "/szerzo/balogh_adam/oldal/2",
         "/archivum/2024/03/",
@@ -386,6 +389,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/recommendations",  # a newsletter's recommended newsletters
         "/impresszum",  # a Hungarian site's imprint, privacy and cookie pages
         "/assinaturas/",  # a Portuguese paper's subscriptions and masthead
+        "/terma-penggunaan/",  # a Malaysian one's terms of use
+        "/tietosuoja",  # a Finnish one's privacy and contact pages
+        "/yhteystiedot/",
         "/ficha-tecnica/",
         "/adatvedelem/",
         "/suti-szabalyzat/",

@@ -279,6 +279,7 @@ _STOCK_OTHER = re.compile(
     r"|διαβάστε (?:επίσης|ακόμη)|σχετικά άρθρα"
     r"|související(?: články)?|přečtěte si (?:také|též)|čtěte také|mohlo by vás zajímat"
     r"|cite(?:ș|s|ş)te (?:(?:ș|s|ş)i|mai mult)|articole similare|یہ بھی پڑھیں"
+    r"|lue myös|lisää aiheesta"
     r")[.:!：]?",
     re.IGNORECASE,
 )
@@ -296,8 +297,10 @@ _READ_ALSO_OTHER = re.compile(
     r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
     r"|ilgili haber|διαβάστε (?:επίσης|ακόμη)|související|přečtěte si (?:také|též)"
     r"|cite(?:ș|s|ş)te (?:ș|s|ş)i|یہ بھی پڑھیں"
-    r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม)"
-    r"\s*[:：]\s*[^.!?。।]{3,160}[!?]?",
+    r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม"
+    r"|lue myös)"
+    # the headline: no sentence's end, but a number's decimal point ("1.9 juta")
+    r"\s*[:：]\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)){3,160}[!?]?",
     re.IGNORECASE,
 )
 #: a story's last line of its writer's and editor's initials, as Indonesian news sites

@@ -113,8 +113,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|onderwerp(?:en)?|argoment[io]"
     # Swedish tags, subjects and writers (/tagg/NAME, /amne/NAME, /skribent/NAME)
     r"|tagg|(?:ä|a)mnen?|skribent(?:er)?"
-    # Hungarian tags and authors (/cimke/NAME, /szerzo/NAME)
-    r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?)"
+    # Hungarian tags and authors (/cimke/NAME, /szerzo/NAME), Finnish subjects and
+    # journalists (/aihe/NAME, /toimittaja/NAME)
+    r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?|aiheet|aihe|toimittajat|toimittaja)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -129,7 +130,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id
-    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arch(?:í|i)vum|backnumbers?)"
+    r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
+    r"|backnumbers?)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
@@ -160,7 +162,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's word
     # for the page
-    r"(?:page|seite|pagina|strona|sayfa|oldal)[-_/]?\d+",
+    r"(?:page|seite|pagina|strona|sayfa|oldal|sivu)[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
@@ -275,6 +277,8 @@ DEFAULT_SITE_PAGES = (
     r"|expediente|anuncie|quem[-_]somos|assinaturas|ficha[-_]t(?:é|e)cnica|estatuto[-_]editorial"
     r"|iletisim|gizlilik(?:[-_]politikasi)?|kvkk|k(?:u|ü)nye|cerez[-_]politikasi|hakkimizda"
     r"|redaksi|pedoman[-_]media[-_]siber|kontak|tentang[-_]kami"
+    r"|terma[-_]penggunaan|dasar[-_]privasi|hubungi[-_]kami|mengenai[-_]kami"
+    r"|tietosuoja|yhteystiedot|tietoa[-_]meista|keskusteluohjeet"
     r"|lien[-_]he|gioi[-_]thieu|quang[-_]cao|dieu[-_]khoan[-_]su[-_]dung"
     # Chinese sites name them by the pinyin initials of 关于我们 (about us), 联系我们
     # (contact us), 版权/免责/网站/法律声明 (copyright, disclaimer, site, legal notice),
