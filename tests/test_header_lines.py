@@ -41,6 +41,7 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("21 мая 2024, 15:15", []),
         ("Publicado el 21 de mayo de 2024 por Ana López · 5 minutos de lectura", ["Ana López"]),
         ("Lesezeit: 3 Min.", []),
+        ("Publié le 21 mai 2024 à 17h15, modifié le 22 mai 2024 à 08h16 Lecture 2 min.", []),
         ("Stand: 20.04.2023 10:28 Uhr", []),  # German's "as of": the page's last change
         # Arabic, Vietnamese, Turkish and Indonesian news sites' date lines; a numeric date
         # that could be either day first or month first is read by the page's date

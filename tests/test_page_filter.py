@@ -206,6 +206,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/skribent/helena-forsberg",
         "/autoren/S/Anna_Schmidt/",  # ZEIT ONLINE's authors
         "/aihe/energia/",  # Finnish subjects, journalists, archives and paging
+        "/sujet/presidentielle-2027",  # French topics
         "/toimittaja/hanna-lehtinen/sivu/2",
         "/arkisto/2023/02/",
         "/cimke/lakhatas/",  # Hungarian tags, authors, archives and paging
@@ -391,6 +392,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/assinaturas/",  # a Portuguese paper's subscriptions and masthead
         "/terma-penggunaan/",  # a Malaysian one's terms of use
         "/tietosuoja",  # a Finnish one's privacy and contact pages
+        "/abonnement/",  # a French one's subscriptions
         "/yhteystiedot/",
         "/ficha-tecnica/",
         "/adatvedelem/",

@@ -74,7 +74,7 @@ _SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
 _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(
     # with Scandinavian's "kl." (klockan, o'clock) before it: "kl. 14.20"
-    r"(?:\bkl\.\s*)?\b\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
+    r"(?:\bkl\.\s*)?\b\d{1,2}(?:[:.]|h(?=\d\d\b))\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
     # a time zone as news sites print it: "(GMT+7)", "(بتوقيت مكة)" (Mecca time)
     r"|\(?(?:GMT|UTC)\s*[+-]\s*\d{1,2}(?::?\d{2})?\)?|\(?بتوقيت\s+\w+\)?",
     re.I,
@@ -104,7 +104,8 @@ _FILLER = re.compile(
     r"|on|by|at|and|author|authors|date|time|read|reading"
     r"|ver(?:ö|oe)ffentlicht|aktualisiert|zuletzt|ge(?:ä|ae)ndert|erstellt|geschrieben"
     r"|von|am|um|uhr|und|autor(?:in|en)?|datum|stand"
-    r"|publi(?:é|e)e?|mis\s+(?:à|a)\s+jour|mise\s+(?:à|a)\s+jour|modifi(?:é|e)e?|le|par|et"
+    r"|publi(?:é|e)e?|mis\s+(?:à|a)\s+jour|mise\s+(?:à|a)\s+jour|modifi(?:é|e)e?|le|par|et|à"
+    r"|lecture"
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às|a"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
     r"|опубликовано|обновлено|автор|от|и"

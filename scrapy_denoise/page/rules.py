@@ -115,7 +115,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|tagg|(?:ä|a)mnen?|skribent(?:er)?"
     # Hungarian tags and authors (/cimke/NAME, /szerzo/NAME), Finnish subjects and
     # journalists (/aihe/NAME, /toimittaja/NAME)
-    r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?|aiheet|aihe|toimittajat|toimittaja)"
+    r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?|aiheet|aihe|toimittajat|toimittaja"
+    # French topics (Le Monde's /sujet/NAME)
+    r"|sujets?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -250,7 +252,7 @@ DEFAULT_SITE_PAGES = (
     r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|nutzungsbedingungen|kontakt|karriere|hilfe"
     r"|(?:ü|ue|u)ber[-_]uns|agb"
     r"|mentions[-_]l(?:é|e)gales|a[-_]propos(?:[-_]de[-_]nous)?|qui[-_]sommes[-_]nous"
-    r"|nous[-_]contacter|cgu|politique[-_]de[-_]confidentialit(?:é|e)"
+    r"|nous[-_]contacter|cgu|politique[-_]de[-_]confidentialit(?:é|e)|abonnements?"
     r"|contacto|aviso[-_]legal|qui(?:é|e)nes[-_]somos|privacidad"
     r"|pol(?:í|i)tica[-_]de[-_](?:privacidad|privacidade|cookies)"
     r"|t(?:é|e)rminos[-_]y[-_]condiciones|sobre[-_]n(?:ó|o)s|contato|fale[-_]conosco"
