@@ -74,7 +74,9 @@ _SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
 _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(
     # with Scandinavian's "kl." (klockan, o'clock) before it: "kl. 14.20"
-    r"(?:\bkl\.\s*)?\b\d{1,2}(?:[:.]|h(?=\d\d\b))\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
+    # and French's "17h15"
+    r"(?:\bkl\.\s*)?\b\d{1,2}(?:[:.]|h(?=\d\d\b))\d{2}(?::\d{2})?"
+    r"(?:\s*(?:[ap]\.?m\.?|[مص](?!\w)))?(?:\s+[A-Z]{2,4}\b)?"
     # a time zone as news sites print it: "(GMT+7)", "(بتوقيت مكة)" (Mecca time)
     r"|\(?(?:GMT|UTC)\s*[+-]\s*\d{1,2}(?::?\d{2})?\)?|\(?بتوقيت\s+\w+\)?",
     re.I,
@@ -129,16 +131,17 @@ _FILLER = re.compile(
     # Hindi's, Persian's, Hebrew's and Thai's: "लेखक: ...", "प्रकाशित: 03 मई 2024",
     # "अपडेटेड", "خبرنگار: ...", "מאת ...", "פורסם: ...", "โดย ...", "อัปเดตล่าสุด ..."
     r"|लेखक|प्रकाशित|अपडेटेड|अपडेट|द्वारा|خبرنگار|نویسنده|تاریخ\s+انتشار|انتشار"
+    r"|מאת|פורסם|עודכן|โดย|อัปเดต(?:ล่าสุด)?|เผยแพร่"
     # Persian's weekdays, before a Solar Hijri date ("جمعه ۱۴ اردیبهشت ۱۴۰۳ - ۱۴:۲۰")
     r"|(?:یک|دو|سه|چهار|پنج)?[\u200c ]?شنبه|جمعه"
     # Urdu's "published" and "updated" ("اسپورٹس ڈیسک | شائع 17 جولائی 2024 09:13pm")
-    r"|شائع|اپ\s?ڈیٹ"
-    r"|מאת|פורסם|עודכן|โดย|อัปเดต(?:ล่าสุด)?|เผยแพร่)\b\s*:?|&",
+    r"|شائع|اپ\s?ڈیٹ)\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change
 _UPDATED = re.compile(
-    r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert|stand"
+    r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
+    r"|stand"
     r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено"
     r"|aktualizacja|zaktualizowano"
     r"|آخر\s+تحديث)\b",

@@ -272,7 +272,8 @@ DEFAULT_SITE_PAGES = (
     r"|adatv(?:é|e)delem|felhaszn(?:á|a)l(?:á|a)si[-_]felt(?:é|e)telek|impresszum|kapcsolat"
     r"|m(?:é|e)diaaj(?:á|a)nlat|s(?:ü|u)ti[-_]szab(?:á|a)lyzat"
     # and Romanian ones' (a generated Romanian portal's crawl stored its six)
-    r"|despre[-_]noi|caseta[-_]redac(?:t|ț)ionala|politica[-_](?:de[-_]confiden(?:t|ț)ialitate|cookies)"
+    r"|despre[-_]noi|caseta[-_]redac(?:t|ț)ionala"
+    r"|politica[-_](?:de[-_]confiden(?:t|ț)ialitate|cookies)"
     r"|termeni[-_](?:si|și)[-_]condi(?:t|ț)ii|publicitate"
     # Brazilian, Turkish, Indonesian and Vietnamese news sites' (generated copies' crawls
     # stored their masthead, advertising, contact and privacy pages)
