@@ -238,6 +238,19 @@ _STOCK = re.compile(
 )
 
 
+#: "Read also" in the languages of the stock lines and in Indonesian, Vietnamese, Greek,
+#: Czech, Romanian, Russian, Ukrainian, Arabic, Hindi, Urdu, Persian, Hebrew, Thai and
+#: Finnish: a stock line alone (:data:`_STOCK_OTHER`), or before the headline it links to
+#: (:data:`_READ_ALSO_OTHER`)
+_READ_ALSO_LABELS = (
+    r"baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
+    r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
+    r"|διαβάστε (?:επίσης|ακόμη)|související|přečtěte si (?:také|též)"
+    r"|cite(?:ș|s|ş)te (?:ș|s|ş)i|یہ بھی پڑھیں"
+    r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม"
+    r"|lue myös"
+)
+
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
 #: Russian: advertisement labels, "read also" and "read more" links, share, print, related
 #: articles, back to top, close, reply; and the "related" / "read also" headings of
@@ -251,14 +264,14 @@ _MAX_STOCK_OTHER_CHARS = 32
 _STOCK_OTHER = re.compile(
     r"(?:"
     r"anzeige|werbung|publicit[ée]|publicidad(?:e)?|pubblicit[àa]|advertentie|reklama|реклама"
-    r"|lesen sie auch|mehr zum thema|auch interessant|weiterlesen"
-    r"|(?:à )?lire aussi|lire la suite|sur le même sujet"
-    r"|lee también|leer más|noticias relacionadas"
-    r"|leia (?:também|mais)|not[íi]cias relacionadas"
-    r"|leggi anche|leggi di più|articoli correlati"
-    r"|lees ook|lees meer|gerelateerde artikelen"
-    r"|czytaj (?:też|także|więcej)|zobacz (?:też|także)|powiązane artykuły"
-    r"|читайте также|читать далее|похожие (?:статьи|новости)|читайте також"
+    r"|mehr zum thema|auch interessant|weiterlesen"
+    r"|lire la suite|sur le même sujet"
+    r"|leer más|noticias relacionadas"
+    r"|leia mais|not[íi]cias relacionadas"
+    r"|leggi di più|articoli correlati"
+    r"|lees meer|gerelateerde artikelen"
+    r"|czytaj więcej|powiązane artykuły"
+    r"|читать далее|похожие (?:статьи|новости)"
     r"|artikel teilen|teilen|partager|compartir|compartilhar|partilhar|condividi|delen"
     r"|udostępnij|поделиться"
     r"|drucken|imprimer|imprimir|afdrukken|drukuj|распечатать"
@@ -266,20 +279,22 @@ _STOCK_OTHER = re.compile(
     r"|terug naar boven|наверх"
     r"|schließen|fermer|cerrar|fechar|chiudi|sluiten|zamknij|закрыть"
     r"|antworten|répondre|responder|rispondi|reageer|odpowiedz|ответить"
-    # "related" and "read also" headings of other scripts' and languages' news sites
+    # "related" headings of other scripts' and languages' news sites
     r"|te puede interesar|ilgili haberler|bunlar da ilginizi çekebilir"
-    r"|baca juga|berita terkait|tin liên quan|xem thêm|đọc thêm"
+    r"|berita terkait|tin liên quan"
     r"|関連記事|関連ニュース|あわせて読みたい|こちらもおすすめ"
     r"|관련\s?기사|관련\s?뉴스|함께 볼만한 기사"
-    r"|(?:ये|यह) भी पढ़ें|संबंधित (?:खबरें|ख़बरें|समाचार)"
-    r"|اقرأ أيضا(?:ً)?|أخبار ذات صلة|مواضيع ذات صلة"
-    # Persian, Hebrew and Thai: "بیشتر بخوانید" (read more), "اخبار مرتبط" (related news),
-    # "קראו עוד", "כתבות נוספות", "อ่านเพิ่มเติม", "ข่าวที่เกี่ยวข้อง"
-    r"|بیشتر بخوانید|اخبار مرتبط|קראו (?:עוד|גם)|כתבות נוספות|อ่านเพิ่มเติม|ข่าวที่เกี่ยวข้อง"
-    r"|διαβάστε (?:επίσης|ακόμη)|σχετικά άρθρα"
-    r"|související(?: články)?|přečtěte si (?:také|též)|čtěte také|mohlo by vás zajímat"
-    r"|cite(?:ș|s|ş)te (?:(?:ș|s|ş)i|mai mult)|articole similare|یہ بھی پڑھیں"
-    r"|lue myös|lisää aiheesta"
+    r"|संबंधित (?:खबरें|ख़बरें|समाचार)"
+    r"|أخبار ذات صلة|مواضيع ذات صلة"
+    # Persian's, Hebrew's, Thai's: "اخبار مرتبط" (related news), "כתבות נוספות",
+    # "ข่าวที่เกี่ยวข้อง"
+    r"|اخبار مرتبط|כתבות נוספות|ข่าวที่เกี่ยวข้อง"
+    r"|σχετικά άρθρα"
+    r"|související články|čtěte také|mohlo by vás zajímat"
+    r"|cite(?:ș|s|ş)te mai mult|articole similare"
+    r"|lisää aiheesta"
+    # and the "read also" labels, alone on a line (:data:`_READ_ALSO_LABELS`)
+    rf"|{_READ_ALSO_LABELS}"
     r")[.:!：]?",
     re.IGNORECASE,
 )
@@ -293,12 +308,7 @@ _STOCK_OTHER = re.compile(
 #: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
 #: lines matches these
 _READ_ALSO_OTHER = re.compile(
-    r"(?:baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
-    r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
-    r"|ilgili haber|διαβάστε (?:επίσης|ακόμη)|související|přečtěte si (?:také|též)"
-    r"|cite(?:ș|s|ş)te (?:ș|s|ş)i|یہ بھی پڑھیں"
-    r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม"
-    r"|lue myös)"
+    rf"(?:{_READ_ALSO_LABELS}|ilgili haber)"
     # the headline: no sentence's end, but a number's decimal point ("1.9 juta")
     r"\s*[:：]\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)){3,160}[!?]?",
     re.IGNORECASE,
