@@ -253,6 +253,35 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/news/harbour-budget.amp.html",
         "/harbour-budget/?amp=1",
         "/article.php?id=5&print=1",
+        # photo galleries' own pages, under their section's folder
+        "/galerije/banke-podizu-kamate/3513137/",
+        "/fotogalerias/la-alfombra-roja_0_3Mq5JPNePL.html",
+        "/photo/2026/11/29/pervyy_sneg/",
+        "/photo/slide_46_112632.html",
+        "/nyheder/billeder/aarets-bedste-pressefotos/",
+        "/galerija/kaledu-egles-iziebimas-7813/",
+        "/fotogaleries/temporal-de-pluja_1_5246143.html",
+        # comments' pages in other languages, and by the story's number
+        "/naujiena/verslas/atlyginimai-auga-664-2401698/komentarai/",
+        "/politik/haushalt-2024/kommentare/",
+        "/diskusia/23400802/",
+        # Danish and Norwegian topics, journalists and paging; Lithuanian tags and paging;
+        # Slovak and Croatian paging; Shopify's tag filter; Catalan authors
+        "/emne/renten/",
+        "/nyheder/journalister/camilla-skov-nielsen/side/2/",
+        "/journalist/maren-vik-saether/",
+        "/zyma/ukraina/",
+        "/zymos/",
+        "/sportas/puslapis/2/",
+        "/r/domov/strana/2/",
+        "/blogs/journal/tagged/ethiopia/",
+        "/autors/joan-riba/",
+        # archives: Croatian, Lithuanian, Catalan; Sina's rolling news and topics
+        "/arhiva/2026/11/27/",
+        "/archyvas/2026/11/21/",
+        "/arxiu/2026/11/05/",
+        "/roll/2026-11-01/",
+        "/zt_d/2026hanchao/",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -335,6 +364,13 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/Archive5.htm",  # an old site's page of its archive (cleaneval)
         "/news/page-2024-review.html",
         "/2024/05/web-stories-are-back/",
+        "/videos/10-easy-woodworking-projects-compilation/",  # a blog's post (wcxb)
+        "/blog/photos-of-my-trip-to-lisbon/",
+        "/2019/05/photography-tips/",
+        "/photos",
+        "/the-other-side/2",
+        "/2024/05/rock-and-roll-is-back/",
+        "/comments/5933/",  # a blog's entry with its comments, by number
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -407,6 +443,15 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/policy/プライバシーポリシー",
         "/关于我们.html",
         "/lien-he",
+        "/policies/refund-policy",  # a Shopify shop's
+        "/kontaktai/",  # Lithuanian, Bulgarian, Catalan, Spanish
+        "/poveritelnost/",
+        "/politica-de-privadesa/",
+        "/institucional/terminos-y-condiciones.html",
+        "/company/copyright",  # a Korean paper's
+        "/horoskopai/",  # a news site's services of the day
+        "/vrijeme/",
+        "/tv-program/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -62,10 +62,26 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # /p/slug/comments, Medium's /slug-1a2b3c4d5e6f/responses: generated copies' crawls
     # stored all 70 and 58 they reached), and a site's list of its latest posts (/latest)
     r"comments|responses|latest",
+    # the same in other languages (a generated Lithuanian portal's crawl stored all 88 of
+    # its stories' /komentarai/ pages); no page of the shared data ends so
+    r"kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii|reacties"
+    r"|komentarze|komentarai|komentari|komentar|kommentarer|kommentit|yorumlar|kommentarii",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
     r"diskuse|diskusia|dyskusja|foto|fotogalerie",
+    # or by the story's number (SME's /diskusia/23400802/: a generated Slovak portal's crawl
+    # stored 115); an English "comments" with a number is a blog entry's own page (above)
+    r"(?:diskuse|diskusia|dyskusja)/\d+",
+    # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
+    # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
+    # or two under each picture. Generated copies of six news sites in as many languages
+    # stored 3 to 6 each. No page of the shared data has such a folder; videos' pages are
+    # left to the page model, since a blog's /videos/SLUG is often a post with its text
+    # (a wcxb article)
+    r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?"
+    r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|photo-?galler(?:y|ies)|photos?|fotos|billeder|bilder"
+    r"|bildergalerien?|bilderstrecken?|slideshows?)/[^?]+",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -100,7 +116,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?:tags?|categor(?:y|ies)|authors?|labels?|sections?|topics"
     r"|schlagw(?:ö|oe|o)rte?r?|stichw(?:ö|oe|o)rte?r?|etiquettes?|etiquetas?|etichette"
     r"|trefwoord(?:en)?|kategorien?|kategori(?:a|er)?|categorias?|categorie[ns]?"
-    r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy)?"
+    r"|rubri(?:k|ken|que|ques|ca|cas)|ressorts?|themen|thema|autor(?:en|es|i|e|zy|s)?"
     r"|auteurs?|sezion[ei]|secci(?:o|ó)n(?:es)?"
     # Vietnamese (chủ đề, tác giả), Turkish and Indonesian topics and authors
     r"|chu[-_]de|tac[-_]gia|etiket(?:ler)?|yazar(?:lar)?|penulis"
@@ -117,7 +133,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # journalists (/aihe/NAME, /toimittaja/NAME)
     r"|c(?:í|i)mk(?:e|ék|ek)|szerz(?:ő|o)k?|aiheet|aihe|toimittajat|toimittaja"
     # French topics (Le Monde's /sujet/NAME)
-    r"|sujets?)"
+    r"|sujets?"
+    # Danish's and Norwegian's topics and journalists (/emne/NAME, /journalister/NAME),
+    # and a Shopify blog's posts by tag (/blogs/news/tagged/NAME)
+    r"|emner?|journalister|journalist|tagged"
+    # Lithuanian's tags (/zyma/NAME, the index /zymos/)
+    r"|(?:ž|z)ym(?:a|os|ė|e|ės|es))"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -131,10 +152,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
-    # of them); with the month only, as /archives/1403 is a WordPress post's id
+    # of them); with the month only, as /archives/1403 is a WordPress post's id. Croatian's,
+    # Serbian's, Lithuanian's and Catalan's words (/arhiva/2024/05/03/, /arxiu/2024/05/03/), and
+    # Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
+    # portal's crawl stored 24)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?)"
-    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
+    r"|backnumbers?|arhiva?|archyvas|arxiu|roll)"
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
     # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
@@ -162,14 +186,15 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"[^/]+\.amp(?:\.html?)?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, TYPO3's /page-2/,
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
-    # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's word
-    # for the page
-    r"(?:page|seite|pagina|strona|sayfa|oldal|sivu)[-_/]?\d+",
+    # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
+    # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
+    # Lithuanian's word for the page
+    r"(?:page|seite|pagina|strona|strana|stranica|sayfa|oldal|sivu|side|puslapis)[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
-    # their stories. No page of the shared data has such a path
-    r"^/(?:zt|zhuanti)(?:/[^/]+)?",
+    # their stories; Sina's topics are /zt_d/NAME. No page of the shared data has such a path
+    r"^/(?:zt|zt_d|zhuanti)(?:/[^/]+)?",
     # a day's news as Ukrainska Pravda files it (/news/date_03052024/): a generated
     # Ukrainian paper's crawl stored six
     r"date_\d{8}",
@@ -296,13 +321,22 @@ DEFAULT_SITE_PAGES = (
     r"|프라이버시[-_]?정책|저작권[-_]?정책|청소년[-_]?보호[-_]?정책"
     r"|プライバシー[-_・]?ポリシー|(?:お)?問い?合わ?せ|運営者情報|利用規約|会社概要|免責事項"
     r"|关于我们|联系我们|隐私(?:政策|声明)|免责声明|版权声明"
+    # a shop's policies (Shopify's /policies/refund-policy), the contacts and privacy pages
+    # of Lithuanian, Czech, Slovak, Croatian, Bulgarian and Catalan sites, a Korean paper's
+    # copyright and ethics pages (/company/copyright), and a news site's services
+    # of a day: horoscopes, weather, the TV listings (generated Lithuanian, Croatian,
+    # Bulgarian and Shopify copies' crawls stored them)
+    r"|(?:refund|return|shipping)s?[-_]polic(?:y|ies)|kontaktai|kontakty|kontakti|poveritelnost"
+    r"|pol(?:í|i)tica[-_]de[-_]privadesa|subscripcions|suscripciones|copyright|ethics"
+    r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|weather|wetter|vrijeme|pogoda"
+    r"|tv[-_]?(?:program|programme|guide|listings)"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
 #: the folders a site page may sit in: a language's root, or a folder of site pages
 _SITE_PAGE_FOLDERS = re.compile(
     r"[a-z]{2}(?:[-_][a-z]{2})?|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
-    r"|about(?:[-_]?us)?|help|support|contact"
+    r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional"
     # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
     r"|com",
     re.I,
