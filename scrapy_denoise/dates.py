@@ -103,9 +103,28 @@ _MONTHS_UR: tuple[str, ...] = (
     *("جنوری", "فروری", "مارچ", "اپریل", "مئی", "جون"),
     *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
 )
+#: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
+#: date takes), Estonian's and Swahili's, by month: generated copies of news sites in those
+#: languages kept their stories' date lines ("18 ноември 2026, 13:24")
+_MONTHS_MORE: tuple[str, ...] = (
+    "януари јануар januára januarja jaanuar",
+    "февруари фебруар februára februarja veebruar",
+    "март märts machi",
+    "април apríla aprila aprill aprili",
+    "май мај mája maja",
+    "юни јун jún júna junija juuni",
+    "юли јул júl júla julija juuli julai",
+    "август avgust avgusta agosti",
+    "септември септембар septembar septembra septemba",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba",
+    "ноември новембар novembar novembra novemba",
+    "декември децембар decembar decembra detsember desemba",
+)
 _FOREIGN_MONTHS = tuple(
-    f"{a} {b} {c} {d}"
-    for a, b, c, d in zip(_FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, _MONTHS_UR, strict=True)
+    " ".join(names)
+    for names in zip(
+        _FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, _MONTHS_UR, _MONTHS_MORE, strict=True
+    )
 )
 #: the months of the Solar Hijri calendar, Iran's and Afghanistan's civil one, in which
 #: Persian news sites date their stories ("جمعه ۱۴ اردیبهشت ۱۴۰۳", "۱۴۰۳/۰۲/۱۴"): a
@@ -162,7 +181,9 @@ DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
     rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
     rf"|\d{{1,2}}\s+(?:{'|'.join(_JALALI_MONTHS)})\s+\d{{4}}"
-    r"|\d{4}(?:[-/.年]|년\s*)\d{1,2}(?:[-/.月]|월\s*)\d{1,2}[日일]?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})"
+    r"|\d{4}(?:[-/.年]|년\s*)\d{1,2}(?:[-/.月]|월\s*)\d{1,2}[日일]?"
+    # Czech, Slovak and Slovenian space a numeric date's dots: "18. 11. 2026"
+    r"|\d{1,2}(?:[-/]|\.\s?)\d{1,2}(?:[-/]|\.\s?)\d{4})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+[a-z]{2,4}\b(?:/\w+)?)?)?"
 )
@@ -176,7 +197,7 @@ _MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(
 _DAY_FIRST = re.compile(
     rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
-_NUMERIC = re.compile(r"\b(\d{1,2})[-/.](\d{1,2})[-/.]((?:19|20)\d{2})\b")
+_NUMERIC = re.compile(r"\b(\d{1,2})(?:[-/]|\.\s?)(\d{1,2})(?:[-/]|\.\s?)((?:19|20)\d{2})\b")
 #: a Solar Hijri date, day first with the month's name or year first in numbers (after
 #: :data:`_DIGITS`: "14 اردیبهشت 1403", "1403/02/14"); the years of web pages, 1369 on
 _JALALI = re.compile(

@@ -25,6 +25,13 @@ from scrapy_denoise.methods.copyright import is_copyright_line
         "Todos os direitos reservados.",
         "Tüm hakları saklıdır",
         "Hak cipta dilindungi undang-undang",
+        # and of other languages' news sites; Korean and Lithuanian reprint bans
+        "© 2026 Rozhľad.sk. Všetky práva vyhradené.",
+        "Sva prava pridržana.",
+        "Всички права запазени.",
+        "‹저작권자 ⓒ 한빛일보, 무단 전재 및 재배포 금지>",
+        "Griežtai draudžiama Balsas24.lt paskelbtą informaciją panaudoti kitose interneto "
+        "svetainėse, žiniasklaidos priemonėse ar kitur arba platinti be sutikimo.",
         # Chinese reprint bans and disclaimers
         "澎湃新闻报料：4009-20-4009 澎湃新闻，未经授权不得转载",
         "转载请注明出处：快科技",

@@ -70,6 +70,13 @@ def test_find_written_date_reads_the_forms_people_read(
         ("7. září 2020", (2020, 9, 7)),
         ("17 Agustus 2023", (2023, 8, 17)),
         ("15. joulukuuta 2022", (2022, 12, 15)),
+        ("18 ноември 2026, 13:24", (2026, 11, 18)),  # Bulgarian
+        ("29. новембар 2026. 14:05", (2026, 11, 29)),  # Serbian, Cyrillic and Latin
+        ("29. novembar 2026.", (2026, 11, 29)),
+        ("29. novembra 2026", (2026, 11, 29)),  # Slovak, Slovenian
+        ("3. märts 2024", (2024, 3, 3)),  # Estonian
+        ("29 Novemba 2026", (2026, 11, 29)),  # Swahili
+        ("18. 11. 2026 07:04", (2026, 11, 18)),  # Czech and Slovak space the dots
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

@@ -75,6 +75,18 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
             "Veröffentlicht am 21. Mai 2024 Kultur #Veranstaltung Von Julia Hoffmann",
             ["Julia Hoffmann"],
         ),
+        # Danish (a month's abbreviation is no sentence's end), Slovak (spaced dots),
+        # Lithuanian (and a comment count), Catalan, Slovenian
+        ("Af Mette Holm Kristensen", ["Mette Holm Kristensen"]),
+        ("21. maj 2024 kl. 17.50 Opdateret 21. maj 2024 kl. 19.21", []),
+        ("21. 5. 2024 17:04 Aktualizované 21. 5. 2024 19:58", []),
+        ("2024-05-21 17:23 Atnaujinta 2024-05-21 19:34 68", []),
+        ("21/05/2024 17:48 Actualitzat 21/05/2024 19:12", []),
+        ("21. 5. 2024 ob 17.22", []),
+        # Bulgarian's month, with the story's view and comment counts
+        ("Надежда Петрова 21 май 2024, 17:24 17390 66", ["Надежда Петрова"]),
+        # a Korean paper's stamps: entered and modified
+        ("입력 2024.05.21. 17:35 수정 2024.05.21. 19:31", []),
     ],
 )
 def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
@@ -108,10 +120,21 @@ def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(
         # dated but not signed, or more than a few words more: a headline, not a byline
         ("21. Mai 2024 Kultur #Veranstaltung", []),
         ("May 21, 2024: John Doe wins the Ohio primary race in a landslide", ["John Doe"]),
+        # a date opening a sentence, and a number that is a sentence's
+        ("On 21 May 2024 the council met. It voted.", []),
+        ("21 May 2024 1234 people came", []),
+        ("2024년 5월 21일 서울 시내에서 열린 행사", []),
     ],
 )
 def test_other_lines_are_not_meta(line: str, authors: list[str]) -> None:
     assert not is_meta_line(line, PUBLISHED, authors)
+
+
+def test_a_months_abbreviation_ends_no_sentence() -> None:
+    """A Danish paper's "21. nov. 2026 kl. 12.50": the "ov." is no sentence's end."""
+    published = datetime(2026, 11, 21, 11, 50, tzinfo=UTC)
+    assert is_meta_line("21. nov. 2026 kl. 12.50 Opdateret 21. nov. 2026 kl. 15.21", published, [])
+    assert not is_meta_line("21. nov. 2026 kl. 12.50 Regeringen gik af.", published, [])
 
 
 def test_the_header_goes_and_the_body_stays() -> None:

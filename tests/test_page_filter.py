@@ -261,6 +261,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/nyheder/billeder/aarets-bedste-pressefotos/",
         "/galerija/kaledu-egles-iziebimas-7813/",
         "/fotogaleries/temporal-de-pluja_1_5246143.html",
+        # a video's page in a news site's video section at its root
+        "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",
+        "/video/v_29744767",
+        "/hr/video/inflacija-usporila/3113871/",
         # comments' pages in other languages, and by the story's number
         "/naujiena/verslas/atlyginimai-auga-664-2401698/komentarai/",
         "/politik/haushalt-2024/kommentare/",
@@ -371,6 +375,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/the-other-side/2",
         "/2024/05/rock-and-roll-is-back/",
         "/comments/5933/",  # a blog's entry with its comments, by number
+        "/blog/video/how-to-edit-clips/",  # a blog's posts about video, deeper
+        "/systems/viewspecs.aspx/video/29/14.aspx",  # a shop's product (cleaneval)
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -452,6 +458,11 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/horoskopai/",  # a news site's services of the day
         "/vrijeme/",
         "/tv-program/",
+        "/ochrana-osobnych-udajov/",  # a Slovak paper's privacy, terms and subscriptions
+        "/podmienky-pouzivania/",
+        "/predplatne/",
+        "/naudojimosi-taisykles/",  # a Lithuanian portal's terms of use
+        "/eticky-kodex/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

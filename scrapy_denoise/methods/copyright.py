@@ -69,6 +69,25 @@ _PHRASES = (
     "minden jog fenntartva",
     "hak cipta dilindungi",
     "все права защищены",
+    # and of generated copies' news sites: Slovak, Croatian, Serbian (Latin and Cyrillic),
+    # Slovenian, Bulgarian, Catalan, Lithuanian, Latvian, Estonian, Swahili; the Korean
+    # and Japanese reprint bans ("무단 전재 및 재배포 금지", "無断転載を禁じます"), and a
+    # Lithuanian portal's ("Griežtai draudžiama ... informaciją panaudoti ... be sutikimo")
+    "všetky práva vyhradené",
+    "sva prava pridržana",
+    "sva prava zadržana",
+    "сва права задржана",
+    "vse pravice pridržane",
+    "всички права запазени",
+    "tots els drets reservats",
+    "visos teisės saugomos",
+    "visas tiesības aizsargātas",
+    "kõik õigused kaitstud",
+    "haki zote zimehifadhiwa",
+    "무단 전재",
+    "무단전재",
+    "無断転載",
+    "griežtai draudžiama",
 )
 _ASCII_PHRASES = tuple(phrase for phrase in _PHRASES if phrase.isascii())
 #: Chinese reprint bans and disclaimers

@@ -113,7 +113,14 @@ _FILLER = re.compile(
     r"|опубликовано|обновлено|автор|от|и"
     # Swedish, Danish and Norwegian: "Publicerad 3 maj 2024 kl. 14.20 Uppdaterad ..."
     r"|publicerad|publicerat|uppdaterad|uppdaterat|publiceret|opdateret|publisert|oppdatert"
-    r"|av"
+    r"|av|af"
+    # Czech's and Slovak's, Croatian's and Serbian's, Slovenian's, Bulgarian's, Lithuanian's,
+    # Latvian's, Estonian's and Catalan's "published" and "updated" ("18. 11. 2026 07:04
+    # Aktualizované 18. 11. 2026 11:58", "2026-11-24 14:23 Atnaujinta 2026-11-24 14:34")
+    r"|publikováno|publikované|aktualizováno|aktualizované|objavljeno|ažurirano|azurirano"
+    r"|posodobljeno|публикувано|обновено|ажурирано"
+    r"|paskelbta|atnaujinta|publicēts|atjaunots|avaldatud|uuendatud|publicat|actualitzat"
+    r"|ob"
     # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")
@@ -172,13 +179,19 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _CJK_SENTENCE = re.compile(r"[。！？，；]")
 #: a Chinese reading time or word count: "小于 1 分钟", "约 161 字", "阅读时长"
 _CJK_READING = re.compile(r"\d+\s*分钟|[约共]\s*[\d,.]+\s*[kK万千]?\s*字|阅读")
+#: the labels of a Korean, Japanese or Chinese news story's date stamps: "입력" (entered),
+#: "수정" (modified), "更新", "公開", "配信" (Japanese), "发布时间" (published)
+_CJK_STAMP_LABELS = re.compile(
+    r"(?:기사\s*)?입력|(?:최종\s*)?수정|등록|승인|업데이트|발행|更新(?:日(?:時)?)?|公開(?:日(?:時)?)?"
+    r"|配信|掲載|発行|发布(?:时间|日期|于)?|更新时间|时间|日期|[:：]"
+)
 #: the longest Chinese meta line (a character is a word)
 MAX_CJK_META_CHARS = 80
 #: the shortest summary line (characters, whitespace aside): a short line beginning the
 #: next is a heading or a label
 MIN_SUMMARY_CHARS = 40
 #: a numeric date, day and month in either order
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./-](\d{1,2})[./-]((?:19|20)\d\d)\b")
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})(?:[/-]|\.\s?)(\d{1,2})(?:[/-]|\.\s?)((?:19|20)\d\d)\b")
 #: the same with the year's last two digits, which ynet and other Israeli sites print
 #: ("פורסם: 06.06.24, 14:01"): a date only where it is the page's own (no reader of dates
 #: takes it, since "06.06.24" could as well be a version or a score)
@@ -194,8 +207,9 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
         return False
     if _CJK.search(text):
         return _is_cjk_meta_line(text, published, authors)
-    # "3 Min." ends no sentence, nor does "kl." (Swedish's "o'clock") before a time
-    if _SENTENCE.search(_TIME.sub(" ", _READING.sub(" ", text))):
+    # "3 Min." ends no sentence, nor does "kl." (Swedish's "o'clock") before a time, nor a
+    # month's abbreviation ("21. nov. 2026 kl. 12.50", a Danish paper's)
+    if _SENTENCE.search(_TIME.sub(" ", _READING.sub(" ", WRITTEN_DATE.sub(" ", text)))):
         return False
     # an update stamp dates the page too, whatever its date: "Updated: 30 Oct, 2023"
     anchored = _UPDATED.match(text) is not None and WRITTEN_DATE.search(text) is not None
@@ -237,7 +251,9 @@ def is_meta_line(line: str, published: datetime | None, authors: Sequence[str]) 
             continue
         for piece in _COMMA.split(part):
             left = _FILLER.sub(" ", piece).strip(_PUNCTUATION)
-            if not left:
+            if not left or (dated and left.replace(" ", "").isdigit()):
+                # nothing, or a dated line's view and comment counters ("Надежда Петрова 18
+                # ноември 2026, 13:24 17390 66", a Bulgarian paper's)
                 continue
             # dated and signed, a line may hold a few words more (MAX_LOOSE_WORDS)
             loose += len(left.split())
@@ -256,7 +272,11 @@ def _is_cjk_meta_line(text: str, published: datetime | None, authors: Sequence[s
     days = _local_days(published)
     if not any(days & _written_days(match.group()) for match in WRITTEN_DATE.finditer(text)):
         return False
-    return any(name in text for name in authors) or _CJK_READING.search(text) is not None
+    if any(name in text for name in authors) or _CJK_READING.search(text) is not None:
+        return True
+    # nothing but dates and their labels: "입력 2026.11.29. 14:05 수정 2026.11.29. 16:20"
+    rest = _CJK_STAMP_LABELS.sub(" ", _TIME.sub(" ", WRITTEN_DATE.sub(" ", text)))
+    return not rest.strip(_PUNCTUATION + ". ")
 
 
 def _written_days(written: str) -> frozenset[date]:

@@ -240,7 +240,9 @@ _STOCK = re.compile(
 
 #: "Read also" in the languages of the stock lines and in Indonesian, Vietnamese, Greek,
 #: Czech, Romanian, Russian, Ukrainian, Arabic, Hindi, Urdu, Persian, Hebrew, Thai and
-#: Finnish: a stock line alone (:data:`_STOCK_OTHER`), or before the headline it links to
+#: Finnish, then the Scandinavian languages, Bulgarian, Serbian and Croatian, Slovenian,
+#: Slovak, Lithuanian, Latvian, Estonian, Catalan, Argentina's Spanish, Swahili, Tamil and
+#: Chinese: a stock line alone (:data:`_STOCK_OTHER`), or before the headline it links to
 #: (:data:`_READ_ALSO_OTHER`)
 _READ_ALSO_LABELS = (
     r"baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
@@ -249,6 +251,11 @@ _READ_ALSO_LABELS = (
     r"|cite(?:ș|s|ş)te (?:ș|s|ş)i|یہ بھی پڑھیں"
     r"|اقرأ أيضا(?:ً)?|(?:ये|यह) भी पढ़ें|بیشتر بخوانید|קראו (?:עוד|גם)|อ่านเพิ่มเติม"
     r"|lue myös"
+    r"|læs også|les også|läs (?:också|även)|прочетете (?:още|също)|прочитајте (?:још|и)"
+    r"|pro(?:č|c)itajte (?:jo(?:š|s)|i)|preberite (?:(?:š|s)e|tudi)|pre(?:č|c)(?:í|i)tajte si aj"
+    r"|(?:č|c)(?:í|i)tajte aj|skaitykite (?:daugiau|taip pat)|lasi (?:arī|ari)|loe ka"
+    r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
+    r"|இதையும் படியுங்கள்|延伸阅读|相关阅读|推荐阅读"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
@@ -308,14 +315,25 @@ _STOCK_OTHER = re.compile(
 #: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
 #: lines matches these
 _READ_ALSO_OTHER = re.compile(
-    rf"(?:{_READ_ALSO_LABELS}|ilgili haber)"
+    rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：]"
+    # or a label in brackets, after an arrow, as Korean and Chinese sites print it: "▶
+    # [함께 읽기] ..." (read along), "【延伸阅读】..."
+    r"|[▶►▷■]?\s*[\[【](?:함께 읽기|관련 ?기사|같이 보기|이어서 읽기|延伸阅读|相关阅读|推荐阅读"
+    r"|関連記事|あわせて読みたい)[\]】])"
     # the headline: no sentence's end, but a number's decimal point ("1.9 juta")
-    r"\s*[:：]\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)){3,160}[!?]?",
+    r"\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)){3,160}[!?]?",
     re.IGNORECASE,
 )
 #: a story's last line of its writer's and editor's initials, as Indonesian news sites
 #: sign ("(anr/idn)", "(rwl/fas)"); lower case, so an agency's "(AP/Reuters)" stays
 _INITIALS = re.compile(r"\((?:[a-z]{2,4}/)+[a-z]{2,4}\)")
+#: a Korean story's sign-off, its reporters' names, titles and e-mail addresses ("서하나
+#: 기자 seo@hanbit.co.kr 이서연 기자 lee@hanbit.co.kr"): a generated Korean daily's 93
+#: stories kept it as their last line
+_SIGN_OFF_KO = re.compile(
+    r"(?:[가-힣]{2,4}\s*(?:선임|수석|객원|인턴)?\s*(?:기자|특파원|논설위원|통신원)"
+    r"(?:\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+)?\s*[,·/]?\s*)+"
+)
 
 
 #: Chinese stock lines are shorter still (a character is a word)
@@ -359,6 +377,8 @@ _STOCK_ZH = re.compile(
     # an institution's CMS: breadcrumb, previous and next notice, attachment counter
     r"|.{0,12}?(?:当前|您的|你的|您现在的|你现在的|当前的|所在)位置\s*[：:].{0,80}"
     r"|[上下]一(?:条|篇|则)\s*[：:].{0,80}|附件\s*[【\[]?.{1,80}?[】\]]?\s*已下载\s*\d*\s*次"
+    # a reposted story's original headline, which Sina and NetEase print over its text
+    r"|原标题\s*[：:][^。！？]{1,80}"
     r")"
 )
 
@@ -480,9 +500,15 @@ def is_stock_line(line: str) -> bool:
         or _READ_ALSO_OTHER.fullmatch(collapsed) is not None
     ):
         return True
-    if "：" in collapsed and _READ_ALSO_OTHER.fullmatch(collapsed) is not None:
+    if ("：" in collapsed or "]" in collapsed or "】" in collapsed) and (
+        _READ_ALSO_OTHER.fullmatch(collapsed) is not None
+    ):
         return True
     if collapsed.startswith("(") and _INITIALS.fullmatch(collapsed) is not None:
+        return True
+    if ("기자" in collapsed or "특파원" in collapsed or "위원" in collapsed) and (
+        _SIGN_OFF_KO.fullmatch(collapsed) is not None
+    ):
         return True
     if collapsed.isascii():
         # most lines: the same test, faster (see _case_sensitive_twin); no Chinese rule

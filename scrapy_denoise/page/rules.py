@@ -65,7 +65,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # the same in other languages (a generated Lithuanian portal's crawl stored all 88 of
     # its stories' /komentarai/ pages); no page of the shared data ends so
     r"kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii|reacties"
-    r"|komentarze|komentarai|komentari|komentar|kommentarer|kommentit|yorumlar|kommentarii",
+    r"|komentarze|komentarai|komentari|komentar|kommentarer|kommentit|kommentaarid|yorumlar"
+    r"|kommentarii",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
@@ -82,6 +83,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?"
     r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|photo-?galler(?:y|ies)|photos?|fotos|billeder|bilder"
     r"|bildergalerien?|bilderstrecken?|slideshows?)/[^?]+",
+    # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
+    # /video/v_29744767: a player and a sentence or two; generated copies of six news
+    # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
+    # post as often, and of the shared pages the one other /video/ folder is a shop's
+    # product page deeper down
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?video/[^?]+",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -137,8 +144,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Danish's and Norwegian's topics and journalists (/emne/NAME, /journalister/NAME),
     # and a Shopify blog's posts by tag (/blogs/news/tagged/NAME)
     r"|emner?|journalister|journalist|tagged"
-    # Lithuanian's tags (/zyma/NAME, the index /zymos/)
-    r"|(?:ž|z)ym(?:a|os|ė|e|ės|es))"
+    # Lithuanian's tags (/zyma/NAME, the index /zymos/), Estonian's topics (/teema/NAME)
+    r"|(?:ž|z)ym(?:a|os|ė|e|ės|es)|teemad?)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -146,18 +153,18 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # query as a segment as above (a generated TYPO3 city site's /suche/baustelle; French
     # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb)
     r"recherche|pesquisa|cerca",
-    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj)(?:/[^/]+(?:/\d{1,3})?)?",
+    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
     # /archive/201902; ITmedia's "back numbers" name the month by its year's last two
     # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id. Croatian's,
-    # Serbian's, Lithuanian's and Catalan's words (/arhiva/2024/05/03/, /arxiu/2024/05/03/), and
+    # Serbian's, Lithuanian's, Estonian's and Catalan's words (/arhiva/2024/05/03/), and
     # Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
     # portal's crawl stored 24)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|archyvas|arxiu|roll)"
+    r"|backnumbers?|arhiva?|arhiiv|archyvas|arxiu|roll)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
@@ -188,8 +195,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
     # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
-    # Lithuanian's word for the page
-    r"(?:page|seite|pagina|strona|strana|stranica|sayfa|oldal|sivu|side|puslapis)[-_/]?\d+",
+    # Lithuanian's and Estonian's word for the page
+    r"(?:page|seite|pagina|strona|strana|stranica|sayfa|oldal|sivu|side|puslapis|leht)"
+    r"[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
@@ -322,13 +330,17 @@ DEFAULT_SITE_PAGES = (
     r"|プライバシー[-_・]?ポリシー|(?:お)?問い?合わ?せ|運営者情報|利用規約|会社概要|免責事項"
     r"|关于我们|联系我们|隐私(?:政策|声明)|免责声明|版权声明"
     # a shop's policies (Shopify's /policies/refund-policy), the contacts and privacy pages
-    # of Lithuanian, Czech, Slovak, Croatian, Bulgarian and Catalan sites, a Korean paper's
-    # copyright and ethics pages (/company/copyright), and a news site's services
+    # of Lithuanian, Czech, Slovak, Croatian, Bulgarian and Catalan sites (and Slovak's
+    # terms and subscriptions, codes of ethics), a Korean paper's copyright and ethics
+    # pages (/company/copyright), and a news site's services
     # of a day: horoscopes, weather, the TV listings (generated Lithuanian, Croatian,
     # Bulgarian and Shopify copies' crawls stored them)
     r"|(?:refund|return|shipping)s?[-_]polic(?:y|ies)|kontaktai|kontakty|kontakti|poveritelnost"
     r"|pol(?:í|i)tica[-_]de[-_]privadesa|subscripcions|suscripciones|copyright|ethics"
-    r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|weather|wetter|vrijeme|pogoda"
+    r"|ochrana[-_]osobn(?:ý|y)ch[-_](?:ú|u)dajov|podmienky[-_]pou(?:ž|z)(?:í|i)vania|predplatn(?:é|e)"
+    r"|naudojimosi[-_]taisykl(?:ė|e)s|eticky[-_]kodex|codi[-_]etic|code[-_]of[-_]ethics"
+    r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|rashifal|rasipalan|weather|wetter"
+    r"|vrijeme|pogoda"
     r"|tv[-_]?(?:program|programme|guide|listings)"
 )
 #: what may follow a site page's name in the last segment
