@@ -82,7 +82,8 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("21. 5. 2024 17:04 Aktualizované 21. 5. 2024 19:58", []),
         ("2024-05-21 17:23 Atnaujinta 2024-05-21 19:34 68", []),
         ("21/05/2024 17:48 Actualitzat 21/05/2024 19:12", []),
-        ("21. 5. 2024 ob 17.22", []),
+        ("21. 5. 2024 ob 17.22 1 min branja", []),
+        ("Avtor: Nina Zupančič", ["Nina Zupančič"]),
         # Bulgarian's month, with the story's view and comment counts
         ("Надежда Петрова 21 май 2024, 17:24 17390 66", ["Надежда Петрова"]),
         # a Korean paper's stamps: entered and modified

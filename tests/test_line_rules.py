@@ -363,6 +363,8 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Etiquetas: viajes, Madrid", "stock"),
         ("Visualizações: 1.234", "stock"),
         ("Тема: пожар на улице Гагарина", None),
+        ("Oznake: promet, Ljubljana", "stock"),  # Slovenian and Estonian tags
+        ("Märksõnad: eelarve, valitsus", "stock"),
         ("دسته‌بندی: علمی و دانشگاهی", "stock"),  # Persian and Arabic
         ("کد خبر: ۱۴۰۳۰۱۲۰۸۰۴۱۷", "stock"),
         ("بازدید: ۴۲۳۱۶", "stock"),

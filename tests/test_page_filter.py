@@ -265,6 +265,16 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",
         "/video/v_29744767",
         "/hr/video/inflacija-usporila/3113871/",
+        # Latvian, Slovenian and Swahili tags and paging; comments as a page of their own;
+        # a Webflow blog's categories and a WooCommerce shop's
+        "/birka/apkure/lapa/2/",
+        "/oznaka/gasilci/stran/2/",
+        "/mw/mada/filamu/",
+        "/vesti/drustvo/5417972/komentari.html",
+        "/novice/slovenija/svetniki-potrdili-proracun/komentarji/",
+        "/blog-categories/engineering/",
+        "/product-category/outdoor-gear/",
+        "/arhivs/2026/11/16/",
         # comments' pages in other languages, and by the story's number
         "/naujiena/verslas/atlyginimai-auga-664-2401698/komentarai/",
         "/politik/haushalt-2024/kommentare/",
@@ -463,6 +473,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/predplatne/",
         "/naudojimosi-taisykles/",  # a Lithuanian portal's terms of use
         "/eticky-kodex/",
+        "/lietosanas-noteikumi/",  # Latvian, Serbian and Swahili terms of use
+        "/uslovi-koriscenja/",
+        "/mw/vigezo-na-masharti/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -84,7 +84,8 @@ _TIME = re.compile(
 _HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
 _READING = re.compile(
     r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?\.?"
-    r"(?:\s+(?:read|de\s+lectura|de\s+leitura|de\s+lecture|di\s+lettura))?(?!\w)"
+    r"(?:\s+(?:read|de\s+lectura|de\s+leitura|de\s+lecture|di\s+lettura|branja|(?:č|c)ten(?:í|i)"
+    r"|(?:č|c)(?:í|i)tania|lugemist|las(?:ī|i)(?:š|s)anai|skaitymo|l(?:æ|ä|e)s(?:n|t)ing))?(?!\w)"
     r"|\b[\d,.]+\s*(?:words|views|comments?|vistas|visitas|visualiza(?:ç|c)(?:õ|o)es|vues"
     r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|aufrufe)(?!\w)"
     r"|\b(?:no\s+comments|sin\s+comentarios|sem\s+coment(?:á|a)rios|aucun\s+commentaire"
@@ -120,7 +121,7 @@ _FILLER = re.compile(
     r"|publikováno|publikované|aktualizováno|aktualizované|objavljeno|ažurirano|azurirano"
     r"|posodobljeno|публикувано|обновено|ажурирано"
     r"|paskelbta|atnaujinta|publicēts|atjaunots|avaldatud|uuendatud|publicat|actualitzat"
-    r"|ob"
+    r"|ob|avtor|аутор"
     # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")

@@ -456,6 +456,10 @@ _LABELLED = re.compile(
     r"|(?:é|e)tiquettes?|cat(?:é|e)gories?|rubriques?|etiquetas|categor(?:í|i)as?"
     r"|etichette|trefwoorden|categorie(?:ë|e)n|теги|метки|рубрик[аи]|категори[яи]"
     r"|ключевые\s+слова"
+    # Slovenian's and Croatian's, Serbian's, Bulgarian's, Slovak's, Estonian's, Latvian's,
+    # Swahili's and the Scandinavian languages' ("Oznake: promet", "Märksõnad: ...")
+    r"|oznake|tagovi|ознаке|етикети|t(?:é|e)my|(?:š|s)t(?:í|i)tky|m(?:ä|a)rks(?:õ|o)nad|birkas|mada"
+    r"|emneord|stikord|n(?:ø|o)kkelord|etiketter"
     # and in Persian and Arabic (an ISNA-style news agency's "دسته‌بندی: ورزشی",
     # "کد خبر: ۱۴۰۳۰۱۲۰۸۰۴۱۷", "بازدید: ۴۲۳۱۶", kept in a generated copy's stories)
     r"|دسته[\u200c ]?بندی|برچسب(?:[\u200c ]?ها)?|کلیدواژه(?:[\u200c ]?ها)?|کلمات\s+کلیدی"

@@ -65,8 +65,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # the same in other languages (a generated Lithuanian portal's crawl stored all 88 of
     # its stories' /komentarai/ pages); no page of the shared data ends so
     r"kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii|reacties"
-    r"|komentarze|komentarai|komentari|komentar|kommentarer|kommentit|kommentaarid|yorumlar"
-    r"|kommentarii",
+    r"|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit|kommentaarid"
+    r"|yorumlar|kommentarii|jaunak(?:ā|a)s",
+    # and as a page of its own (RTS's /vesti/drustvo/5417972/komentari.html)
+    r"(?:comments|kommentare|commentaires|comentarios|commenti|komentari|komentarji)\.s?html?",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
@@ -80,7 +82,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # stored 3 to 6 each. No page of the shared data has such a folder; videos' pages are
     # left to the page model, since a blog's /videos/SLUG is often a post with its text
     # (a wcxb article)
-    r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?"
+    r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?|picha"
     r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|photo-?galler(?:y|ies)|photos?|fotos|billeder|bilder"
     r"|bildergalerien?|bilderstrecken?|slideshows?)/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
@@ -145,7 +147,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # and a Shopify blog's posts by tag (/blogs/news/tagged/NAME)
     r"|emner?|journalister|journalist|tagged"
     # Lithuanian's tags (/zyma/NAME, the index /zymos/), Estonian's topics (/teema/NAME)
-    r"|(?:ž|z)ym(?:a|os|ė|e|ės|es)|teemad?)"
+    r"|(?:ž|z)ym(?:a|os|ė|e|ės|es)|teemad?"
+    # Latvian's, Slovenian's and Swahili's tags and topics (/birka/NAME, /oznaka/NAME,
+    # /mada/NAME); the categories and tags of a Webflow blog's and a WooCommerce shop's
+    # collections (/blog-categories/NAME, /product-category/NAME: of the shared pages it
+    # names two wcxb collection pages, noise)
+    r"|birkas?|oznak[ae]|mada|(?:blog|post|product|news)[-_](?:categor(?:y|ies)|tags?))"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -160,11 +167,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id. Croatian's,
-    # Serbian's, Lithuanian's, Estonian's and Catalan's words (/arhiva/2024/05/03/), and
-    # Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
+    # Serbian's, Lithuanian's, Estonian's, Latvian's and Catalan's words (/arhiva/2024/05/03/),
+    # and Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
     # portal's crawl stored 24)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|arhiiv|archyvas|arxiu|roll)"
+    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
@@ -195,8 +202,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
     # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
-    # Lithuanian's and Estonian's word for the page
-    r"(?:page|seite|pagina|strona|strana|stranica|sayfa|oldal|sivu|side|puslapis|leht)"
+    # Lithuanian's, Estonian's, Slovenian's and Latvian's word for the page
+    r"(?:page|seite|pagina|strona|strana|stranica|stran|sayfa|oldal|sivu|side|puslapis|leht"
+    r"|lapa)"
     r"[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
@@ -340,7 +348,11 @@ DEFAULT_SITE_PAGES = (
     r"|ochrana[-_]osobn(?:ý|y)ch[-_](?:ú|u)dajov|podmienky[-_]pou(?:ž|z)(?:í|i)vania|predplatn(?:é|e)"
     r"|naudojimosi[-_]taisykl(?:ė|e)s|eticky[-_]kodex|codi[-_]etic|code[-_]of[-_]ethics"
     r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|rashifal|rasipalan|weather|wetter"
-    r"|vrijeme|pogoda"
+    r"|vrijeme|pogoda|laika[-_]prognoze|vremenska[-_]prognoza|kursna[-_]lista"
+    # Latvian's, Serbian's and Swahili's terms, privacy and advertising pages
+    r"|(?:komente(?:š|s)anas|lieto(?:š|s)anas)[-_]noteikumi|privatuma[-_]politika"
+    r"|uslovi[-_]kori(?:š|s)(?:ć|c)enja|sera[-_]ya[-_]faragha|vigezo[-_]na[-_]masharti"
+    r"|tangaza[-_]nasi"
     r"|tv[-_]?(?:program|programme|guide|listings)"
 )
 #: what may follow a site page's name in the last segment
