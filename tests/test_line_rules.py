@@ -352,6 +352,13 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ),
         # vuepress-theme-hope's last edit, Typecho's taxonomy lines
         ("上次编辑于: 2021/12/19 20:33:17", "stock"),
+        # an old post's notice and a post's length and reading time alone (Halo's Joe theme)
+        (
+            "本文最后更新于 2022-10-24，已超过 757 天没有更新，若内容或图片失效，请留言反馈。",
+            "stock",
+        ),
+        ("全文共 160 字，预计阅读 1 分钟", "stock"),
+        ("推荐阅读", None),  # a post's own reading list's heading (zjuvai-blog's truth)
         ("分类: 生活随笔", "stock"),
         ("标签: 心理学, 散文, 读书", "stock"),
         ("标签: none", "stock"),

@@ -255,7 +255,7 @@ _READ_ALSO_LABELS = (
     r"|pro(?:č|c)itajte (?:jo(?:š|s)|i)|preberite (?:(?:š|s)e|tudi)|pre(?:č|c)(?:í|i)tajte si aj"
     r"|(?:č|c)(?:í|i)tajte aj|skaitykite (?:daugiau|taip pat)|lasi (?:arī|ari)|loe ka"
     r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
-    r"|இதையும் படியுங்கள்|延伸阅读|相关阅读|推荐阅读"
+    r"|இதையும் படியுங்கள்|延伸阅读|相关阅读"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
@@ -379,6 +379,9 @@ _STOCK_ZH = re.compile(
     r"|[上下]一(?:条|篇|则)\s*[：:].{0,80}|附件\s*[【\[]?.{1,80}?[】\]]?\s*已下载\s*\d*\s*次"
     # a reposted story's original headline, which Sina and NetEase print over its text
     r"|原标题\s*[：:][^。！？]{1,80}"
+    # a post's length and reading time alone (Halo's Joe theme: "全文共 160 字，预计阅读 1 分钟")
+    r"|(?:全文|本文)(?:共|约|字数)?\s*[:：]?\s*[\d,.]+\s*[kK万千]?\s*字\s*[，,|·]?\s*"
+    r"(?:预计)?阅读(?:时间|时长|需要)?\s*[:：]?\s*约?\s*\d+\s*分钟"
     r")"
 )
 
@@ -478,8 +481,11 @@ _LABELLED = re.compile(
 #: author's line, "作者：...", is not one: zjuvai-blog's paper reviews name the paper's
 #: authors so, in their truth)
 _LABELLED_ZH = re.compile(r"(?:分类|标签|栏目|关键词|关键字)\s*[:：]\s*[^。！？；]{1,60}")
+#: and the notice blog themes (Hexo's Fluid and Butterfly, Halo's Joe) print over an old
+#: post: "本文最后更新于 2022-10-24，已超过 757 天没有更新，若内容或图片失效，请留言反馈。"
 _CHANGE_STAMP_ZH = re.compile(
-    rf"(?:上次编辑于|最后(?:更新|编辑|修改)(?:时间|于)?|最近更新(?:时间|于)?)\s*[:：]?\s*(?:{DATE_PATTERN})"
+    rf"(?:本文)?(?:上次编辑于|最后(?:更新|编辑|修改)(?:时间|于)?|最近更新(?:时间|于)?)\s*[:：]?\s*"
+    rf"(?:{DATE_PATTERN})(?:\s*[，,]\s*已(?:经)?(?:超过|过去)?\s*\d+\s*天[^。！？]{{0,60}}[。！]?)?"
 )
 _STOCK_LOWER = _case_sensitive_twin(_STOCK)
 _STOCK_OTHER_LOWER = _case_sensitive_twin(_STOCK_OTHER)
