@@ -260,6 +260,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/photo/slide_46_112632.html",
         "/nyheder/billeder/aarets-bedste-pressefotos/",
         "/galerija/kaledu-egles-iziebimas-7813/",
+        "/picture-gallery/news/local/2026/11/28/photos-holiday-parade/26476260007/",  # Gannett
         "/fotogaleries/temporal-de-pluja_1_5246143.html",
         # a video's page in a news site's video section at its root
         "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",

@@ -83,7 +83,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # left to the page model, since a blog's /videos/SLUG is often a post with its text
     # (a wcxb article)
     r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?|picha"
-    r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|photo-?galler(?:y|ies)|photos?|fotos|billeder|bilder"
+    r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|(?:photo|picture|image)[-_]?galler(?:y|ies)|photos?"
+    r"|fotos|billeder|bilder"
     r"|bildergalerien?|bilderstrecken?|slideshows?)/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
     # /video/v_29744767: a player and a sentence or two; generated copies of six news
