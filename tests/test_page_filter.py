@@ -261,6 +261,12 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/nyheder/billeder/aarets-bedste-pressefotos/",
         "/galerija/kaledu-egles-iziebimas-7813/",
         "/picture-gallery/news/local/2026/11/28/photos-holiday-parade/26476260007/",  # Gannett
+        "/world/2026/nov/29/all",  # the Guardian's day and month pages and writers
+        "/world/2026/nov",
+        "/profile/jane-roe",
+        "/guests/maya-okafor/",  # a podcast's guests, a university's experts
+        "/experts/dr-lena-park/",
+        "/wprm_print/lemon-bars/",  # a recipe's printable card
         "/fotogaleries/temporal-de-pluja_1_5246143.html",
         # a video's page in a news site's video section at its root
         "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",
@@ -387,6 +393,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/05/rock-and-roll-is-back/",
         "/comments/5933/",  # a blog's entry with its comments, by number
         "/blog/video/how-to-edit-clips/",  # a blog's posts about video, deeper
+        "/world/2026/nov/29/hong-kong-court-jails-activists",  # the Guardian's story
         "/systems/viewspecs.aspx/video/29/14.aspx",  # a shop's product (cleaneval)
     ],
 )

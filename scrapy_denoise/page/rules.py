@@ -153,7 +153,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # /mada/NAME); the categories and tags of a Webflow blog's and a WooCommerce shop's
     # collections (/blog-categories/NAME, /product-category/NAME: of the shared pages it
     # names two wcxb collection pages, noise)
-    r"|birkas?|oznak[ae]|mada|(?:blog|post|product|news)[-_](?:categor(?:y|ies)|tags?))"
+    r"|birkas?|oznak[ae]|mada|(?:blog|post|product|news)[-_](?:categor(?:y|ies)|tags?)"
+    # the people a site files its pages by: the Guardian's writers (/profile/NAME), a
+    # podcast's guests and hosts, a university's experts, a conference's speakers (lists
+    # of their pages with a bio; generated copies' crawls stored 67 guests' and 14 experts')
+    r"|profile|guests|hosts|speakers|experts)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
@@ -182,6 +186,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # month archive, a cleaneval weblog's /for_no_good_reason/2005/01/, is under a folder
     # of another name.
     r"^/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|blog|news|posts?)/)?(?:19|20)\d\d(?:/\d\d?){0,2}",
+    # a section's month and day as the Guardian files them, under any section
+    # (/world/2024/may/, /world/2024/may/03/all: a generated Guardian-style paper's crawl
+    # passed 45 of them)
+    r"(?:19|20)\d\d/(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:/\d\d?/all)?",
     # a site's documentation, from the path's start or a language's (/docs/intro,
     # /en-US/docs/Web/API, /documentation/): reference manuals, not articles. A generated
     # Docusaurus project site's crawl stored 9 of its docs pages, which its posts link to
@@ -198,6 +206,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
     # beside its 30 articles. No page of the shared data has such a URL.
     r"amp|print(?:able|[-_]?version|er[-_]friendly)?",
+    # and a recipe's printable card (WP Recipe Maker's /wprm_print/SLUG, on most food
+    # blogs: a generated food blog's crawl stored all 72)
+    r"wprm_print/[^/]+",
     r"[^/]+\.amp(?:\.html?)?",
     # paging of any list (Hugo/WordPress /page/2/, Jekyll /page2/, TYPO3's /page-2/,
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
