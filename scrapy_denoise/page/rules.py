@@ -63,7 +63,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # stored all 70 and 58 they reached), and a site's list of its latest posts (/latest)
     r"comments|responses|latest",
     # the same in other languages (a generated Lithuanian portal's crawl stored all 88 of
-    # its stories' /komentarai/ pages); no page of the shared data ends so
+    # its stories' /komentarai/ pages), and Latvian's "latest" (/jaunakas/); no page of the
+    # shared data ends so
     r"kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii|reacties"
     r"|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit|kommentaarid"
     r"|yorumlar|kommentarii|jaunak(?:ā|a)s",
@@ -79,9 +80,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
     # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
     # or two under each picture. Generated copies of six news sites in as many languages
-    # stored 3 to 6 each. No page of the shared data has such a folder; videos' pages are
-    # left to the page model, since a blog's /videos/SLUG is often a post with its text
-    # (a wcxb article)
+    # stored 3 to 6 each. No page of the shared data has such a folder. Videos' pages
+    # follow below, at a site's root only
     r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?|picha"
     r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|(?:photo|picture|image)[-_]?galler(?:y|ies)|photos?"
     r"|fotos|billeder|bilder"
