@@ -361,11 +361,11 @@ DEFAULT_SITE_PAGES = (
     r"|naudojimosi[-_]taisykl(?:ė|e)s|eticky[-_]kodex|codi[-_]etic|code[-_]of[-_]ethics"
     r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|rashifal|rasipalan|weather|wetter"
     r"|vrijeme|pogoda|laika[-_]prognoze|vremenska[-_]prognoza|kursna[-_]lista"
+    r"|tv[-_]?(?:program|programme|guide|listings)"
     # Latvian's, Serbian's and Swahili's terms, privacy and advertising pages
     r"|(?:komente(?:š|s)anas|lieto(?:š|s)anas)[-_]noteikumi|privatuma[-_]politika"
     r"|uslovi[-_]kori(?:š|s)(?:ć|c)enja|sera[-_]ya[-_]faragha|vigezo[-_]na[-_]masharti"
     r"|tangaza[-_]nasi"
-    r"|tv[-_]?(?:program|programme|guide|listings)"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
