@@ -267,6 +267,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/guests/maya-okafor/",  # a podcast's guests, a university's experts
         "/experts/dr-lena-park/",
         "/wprm_print/lemon-bars/",  # a recipe's printable card
+        "/hub/russia-ukraine",  # AP's topic hubs
         "/fotogaleries/temporal-de-pluja_1_5246143.html",
         # a video's page in a news site's video section at its root
         "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",
@@ -394,6 +395,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/comments/5933/",  # a blog's entry with its comments, by number
         "/blog/video/how-to-edit-clips/",  # a blog's posts about video, deeper
         "/world/2026/nov/29/hong-kong-court-jails-activists",  # the Guardian's story
+        "/hub/technology/what-is-mesh-wifi/",  # a hub's article (wcxb)
         "/systems/viewspecs.aspx/video/29/14.aspx",  # a shop's product (cleaneval)
     ],
 )

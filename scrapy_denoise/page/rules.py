@@ -157,7 +157,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # the people a site files its pages by: the Guardian's writers (/profile/NAME), a
     # podcast's guests and hosts, a university's experts, a conference's speakers (lists
     # of their pages with a bio; generated copies' crawls stored 67 guests' and 14 experts')
-    r"|profile|guests|hosts|speakers|experts)"
+    r"|profile|guests|hosts|speakers|experts"
+    # AP's topic hubs (/hub/NAME: of the shared pages it names wcxb's apnews.com/hub/science,
+    # typed listing; a hub's article one segment further, netgear.com/hub/technology/SLUG,
+    # stays an article)
+    r"|hub)"
     # A term's list may run on to its pages by number alone (AstroPaper's /tags/astro/4;
     # three digits at most: a story's id is longer, as /section/world/12345 may be)
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
