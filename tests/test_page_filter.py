@@ -268,6 +268,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/experts/dr-lena-park/",
         "/wprm_print/lemon-bars/",  # a recipe's printable card
         "/hub/russia-ukraine",  # AP's topic hubs
+        "/sitemap/2026-11/29/",  # Reuters' and Gannett's maps of a day's stories
+        "/sitemap/2026/november/29/",
         "/fotogaleries/temporal-de-pluja_1_5246143.html",
         # a video's page in a news site's video section at its root
         "/video/se-oyeblikket-skredet-traff-veien-1.17391483/",

@@ -51,6 +51,9 @@ __all__ = [
 DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # site maps and feeds (paper: "sitemap")
     r"sitemap[\w.\-]*",
+    # and a news site's map of a month's or a day's stories (Reuters' /sitemap/2024-05/03/,
+    # Gannett's /sitemap/2024/may/03/: generated copies' crawls stored 13 and 19)
+    r"sitemap/(?:19|20)\d\d(?:-\d\d|/[a-z]+)?(?:/\d\d?)?",
     r"feed|rss(?:\.xml)?|atom\.xml",
     # forms (paper: "sendto_form", "pre_form"; sign-in and sign-up forms alike)
     r"[\w.\-]*(?:sendto|pre)_form",
