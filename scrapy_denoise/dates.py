@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 __all__ = [
     "DATE_PATTERN",
     "MONTH_DAY_PATTERN",
+    "NUMERIC_DATE",
     "PUBLISHED_ABROAD_WORDS",
     "PUBLISHED_WORDS",
     "SAID_PUBLISHED_WORDS",
@@ -197,7 +198,9 @@ _MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(
 _DAY_FIRST = re.compile(
     rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
-_NUMERIC = re.compile(r"\b(\d{1,2})(?:[-/]|\.\s?)(\d{1,2})(?:[-/]|\.\s?)((?:19|20)\d{2})\b")
+#: a numeric date, day and month in either order (groups: the two numbers and the year);
+#: :mod:`~.methods.header_lines` reads it by the page's own date when the order is unclear
+NUMERIC_DATE = re.compile(r"\b(\d{1,2})(?:[-/]|\.\s?)(\d{1,2})(?:[-/]|\.\s?)((?:19|20)\d{2})\b")
 #: a Solar Hijri date, day first with the month's name or year first in numbers (after
 #: :data:`_DIGITS`: "14 اردیبهشت 1403", "1403/02/14"); the years of web pages, 1369 on
 _JALALI = re.compile(
@@ -302,7 +305,7 @@ def find_written_date(text: str) -> datetime | None:
         if dt := _day(match.group(3), _month(match.group(2)), match.group(1)):
             found.append((match.start(), dt))
             break
-    for match in _NUMERIC.finditer(text):
+    for match in NUMERIC_DATE.finditer(text):
         if dt := _numeric_date(text, match):
             found.append((match.start(), dt))
             break
@@ -317,7 +320,7 @@ def find_written_date(text: str) -> datetime | None:
 
 
 def _numeric_date(text: str, match: re.Match[str]) -> datetime | None:
-    """The date of a :data:`_NUMERIC` match when its order is plain (module docstring)."""
+    """The date of a :data:`NUMERIC_DATE` match when its order is plain (module docstring)."""
     first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
     day_first = _day(year, second, str(first))
     month_first = _day(year, first, str(second))

@@ -49,7 +49,7 @@ import re
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
-from ..dates import WRITTEN_DATE, find_written_date
+from ..dates import NUMERIC_DATE, WRITTEN_DATE, find_written_date
 from .line_rules import headline_index
 
 __all__ = [
@@ -191,8 +191,6 @@ MAX_CJK_META_CHARS = 80
 #: the shortest summary line (characters, whitespace aside): a short line beginning the
 #: next is a heading or a label
 MIN_SUMMARY_CHARS = 40
-#: a numeric date, day and month in either order
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})(?:[/-]|\.\s?)(\d{1,2})(?:[/-]|\.\s?)((?:19|20)\d\d)\b")
 #: the same with the year's last two digits, which ynet and other Israeli sites print
 #: ("פורסם: 06.06.24, 14:01"): a date only where it is the page's own (no reader of dates
 #: takes it, since "06.06.24" could as well be a version or a score)
@@ -287,7 +285,7 @@ def _written_days(written: str) -> frozenset[date]:
     found = find_written_date(written)
     if found is not None:
         return frozenset({found.date()})
-    match = _NUMERIC_DATE.search(written)
+    match = NUMERIC_DATE.search(written)
     if match is None:
         return frozenset()
     a, b, year = (int(part) for part in match.groups())

@@ -61,18 +61,18 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a comment's reply form, with the comment it answers (Drupal's
     # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
     r"comment/reply(?:/[^?]*)?",
+    # a post's responses on a page of their own (Medium's /slug-1a2b3c4d5e6f/responses: a
+    # generated copy's crawl stored all 58 it reached), and a site's list of its latest
+    # posts (/latest, Latvian's /jaunakas/)
+    r"responses|latest|jaunak(?:ā|a)s",
     # a post's comments on a page of their own, under the post's URL (Substack's
-    # /p/slug/comments, Medium's /slug-1a2b3c4d5e6f/responses: generated copies' crawls
-    # stored all 70 and 58 they reached), and a site's list of its latest posts (/latest)
-    r"comments|responses|latest",
-    # the same in other languages (a generated Lithuanian portal's crawl stored all 88 of
-    # its stories' /komentarai/ pages), and Latvian's "latest" (/jaunakas/); no page of the
-    # shared data ends so
-    r"kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii|reacties"
-    r"|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit|kommentaarid"
-    r"|yorumlar|kommentarii|jaunak(?:ā|a)s",
-    # and as a page of its own (RTS's /vesti/drustvo/5417972/komentari.html)
-    r"(?:comments|kommentare|commentaires|comentarios|commenti|komentari|komentarji)\.s?html?",
+    # /p/slug/comments: a generated copy's crawl stored all 70), in English and other
+    # languages (a generated Lithuanian portal's crawl stored all 88 /komentarai/ pages),
+    # also as a file of its own (RTS's /vesti/drustvo/5417972/komentari.html); no page of
+    # the shared data ends so
+    r"(?:comments|kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii"
+    r"|reacties|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit"
+    r"|kommentaarid|yorumlar|kommentarii)(?:\.s?html?)?",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
