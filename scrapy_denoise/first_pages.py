@@ -7,7 +7,7 @@ extracts first keep what every page of the site repeats: a sidebar's "About me" 
 first pages again at the crawl's end, without learning from them twice
 (:meth:`~scrapy_denoise.Denoiser.revisit`), cleans them in the crawl that stored them.
 
-Measured 2026-11-29 on the generated Blogger copy of the probe sites (84 articles), whose
+Measured 2026-11-29 on the generated Blogger copy (docs/site-copies.md; 84 articles), whose
 short posts sit beside a long sidebar: the first crawl's rows scored text F1 0.982, a
 second crawl rewrote 21 of them and scored 0.992. flink-blog and zjuvai-blog, whose
 single-page extraction leaves little for the site to teach, changed in the third decimal.
