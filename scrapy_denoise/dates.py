@@ -105,21 +105,22 @@ _MONTHS_UR: tuple[str, ...] = (
     *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
 )
 #: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
-#: date takes), Estonian's and Swahili's, by month: generated copies of news sites in those
-#: languages kept their stories' date lines ("18 ноември 2026, 13:24")
+#: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's) and
+#: Kazakh's, by month: generated copies of news sites in those languages kept their
+#: stories' date lines ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26", "25 сәуір 2024")
 _MONTHS_MORE: tuple[str, ...] = (
-    "януари јануар januára januarja jaanuar",
-    "февруари фебруар februára februarja veebruar",
-    "март märts machi",
-    "април apríla aprila aprill aprili",
-    "май мај mája maja",
-    "юни јун jún júna junija juuni",
-    "юли јул júl júla julija juuli julai",
-    "август avgust avgusta agosti",
-    "септември септембар septembar septembra septemba",
-    "октомври октобар oktobar októbra oktobra oktoober oktoba",
-    "ноември новембар novembar novembra novemba",
-    "декември децембар decembar decembra detsember desemba",
+    "януари јануар januára januarja jaanuar januarie қаңтар",
+    "февруари фебруар februára februarja veebruar februarie ақпан",
+    "март märts machi наурыз",
+    "април apríla aprila aprill aprili сәуір",
+    "май мај mája maja мамыр",
+    "юни јун jún júna junija juuni junie маусым",
+    "юли јул júl júla julija juuli julai julie шілде",
+    "август avgust avgusta agosti тамыз",
+    "септември септембар septembar septembra septemba қыркүйек",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан",
+    "ноември новембар novembar novembra novemba қараша",
+    "декември децембар decembar decembra detsember desemba желтоқсан",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

@@ -77,6 +77,9 @@ def test_find_written_date_reads_the_forms_people_read(
         ("3. märts 2024", (2024, 3, 3)),  # Estonian
         ("29 Novemba 2026", (2026, 11, 29)),  # Swahili
         ("18. 11. 2026 07:04", (2026, 11, 18)),  # Czech and Slovak space the dots
+        ("10 Maart 2024, 10:26", (2024, 3, 10)),  # Afrikaans
+        ("3 Julie 2024", (2024, 7, 3)),
+        ("25 сәуір 2024, 21:40", (2024, 4, 25)),  # Kazakh
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

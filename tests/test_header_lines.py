@@ -88,6 +88,13 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Надежда Петрова 21 май 2024, 17:24 17390 66", ["Надежда Петрова"]),
         # a Korean paper's stamps: entered and modified
         ("입력 2024.05.21. 17:35 수정 2024.05.21. 19:31", []),
+        # Afrikaans: the writer's town between name and date, reading time, comments
+        (
+            "Deur Koos Ferreira, Middelburg 21 Mei 2024, 10:26 1 min. leestyd 0 kommentaar",
+            ["Koos Ferreira"],
+        ),
+        ("Deur Karla Venter 21 Mei 2024, 11:42 Bygewerk: 21 Mei 2024, 13:53", ["Karla Venter"]),
+        ("21 мамыр 2024, 21:407 8887", []),  # Kazakh, time and counters run together
     ],
 )
 def test_a_line_of_the_pages_own_date_author_and_reading_time_is_meta(

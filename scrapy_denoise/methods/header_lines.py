@@ -85,15 +85,16 @@ _HANDLE = re.compile(r"\(?(?<![\w.])@\w+\)?")
 _READING = re.compile(
     r"\b(?:\d{1,3}|one|two|three|four|five|a)\s*min(?:ute)?s?\.?"
     r"(?:\s+(?:read|de\s+lectura|de\s+leitura|de\s+lecture|di\s+lettura|branja|(?:č|c)ten(?:í|i)"
-    r"|(?:č|c)(?:í|i)tania|lugemist|las(?:ī|i)(?:š|s)anai|skaitymo|l(?:æ|ä|e)s(?:n|t)ing))?(?!\w)"
+    r"|(?:č|c)(?:í|i)tania|lugemist|las(?:ī|i)(?:š|s)anai|skaitymo|l(?:æ|ä|e)s(?:n|t)ing"
+    r"|leestyd))?(?!\w)"
     r"|\b[\d,.]+\s*(?:words|views|comments?|vistas|visitas|visualiza(?:ç|c)(?:õ|o)es|vues"
-    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|aufrufe)(?!\w)"
+    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|kommentaar|aufrufe)(?!\w)"
     r"|\b(?:no\s+comments|sin\s+comentarios|sem\s+coment(?:á|a)rios|aucun\s+commentaire"
     r"|keine\s+kommentare)\b"
     r"|\bread(?:ing)?\s+time\s*:?"
     # German, French, Spanish, Italian, Dutch, Russian: "Lesezeit: 3 Min.", "3 min de
     # lecture", "lectura de 3 minutos", "5 мин. чтения"
-    r"|\b(?:lesezeit|lesedauer|leestijd|temps\s+de\s+lecture|tiempo\s+de\s+lectura"
+    r"|\b(?:lesezeit|lesedauer|leestijd|leestyd|temps\s+de\s+lecture|tiempo\s+de\s+lectura"
     r"|tempo\s+di\s+lettura|время\s+чтения)\b\s*:?"
     r"|\b\d{1,3}\s*(?:minuten|minutes?|minutos|minuti|мин(?:ут[аы]?)?)\.?"
     r"(?:\s+(?:de\s+lecture|de\s+lectura|di\s+lettura|чтения))?(?!\w)",
@@ -111,6 +112,8 @@ _FILLER = re.compile(
     r"|lecture"
     r"|auteur|(?:é|e)crit|publicado|actualizado|atualizado|por|el|y|em|e|às|a"
     r"|pubblicato|aggiornato|da|il|alle|autore|gepubliceerd|bijgewerkt|door|op|en|om"
+    # Afrikaans: "Deur Karla Venter 7 Maart 2024, 11:42 Bygewerk: 7 Maart 2024, 13:53"
+    r"|deur|gepubliseer|bygewerk"
     r"|опубликовано|обновлено|автор|от|и"
     # Swedish, Danish and Norwegian: "Publicerad 3 maj 2024 kl. 14.20 Uppdaterad ..."
     r"|publicerad|publicerat|uppdaterad|uppdaterat|publiceret|opdateret|publisert|oppdatert"
@@ -150,7 +153,7 @@ _FILLER = re.compile(
 _UPDATED = re.compile(
     r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
     r"|stand"
-    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|обновлено"
+    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|bygewerk|обновлено"
     r"|aktualizacja|zaktualizowano"
     r"|آخر\s+تحديث)\b",
     re.I,

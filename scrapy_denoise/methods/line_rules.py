@@ -241,9 +241,9 @@ _STOCK = re.compile(
 #: "Read also" in the languages of the stock lines and in Indonesian, Vietnamese, Greek,
 #: Czech, Romanian, Russian, Ukrainian, Arabic, Hindi, Urdu, Persian, Hebrew, Thai and
 #: Finnish, then the Scandinavian languages, Bulgarian, Serbian and Croatian, Slovenian,
-#: Slovak, Lithuanian, Latvian, Estonian, Catalan, Argentina's Spanish, Swahili, Tamil and
-#: Chinese: a stock line alone (:data:`_STOCK_OTHER`), or before the headline it links to
-#: (:data:`_READ_ALSO_OTHER`)
+#: Slovak, Lithuanian, Latvian, Estonian, Catalan, Argentina's Spanish, Swahili, Tamil,
+#: Chinese and Albanian: a stock line alone (:data:`_STOCK_OTHER`), or before the headline
+#: it links to (:data:`_READ_ALSO_OTHER`)
 _READ_ALSO_LABELS = (
     r"baca juga|lee también|leia também|lesen sie auch|(?:à )?lire aussi|leggi anche"
     r"|lees ook|(?:czytaj|zobacz) (?:też|także)|читайте так(?:же|ож)|xem thêm|đọc thêm"
@@ -256,6 +256,7 @@ _READ_ALSO_LABELS = (
     r"|(?:č|c)(?:í|i)tajte aj|skaitykite (?:daugiau|taip pat)|lasi (?:arī|ari)|loe ka"
     r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
     r"|இதையும் படியுங்கள்|延伸阅读|相关阅读"
+    r"|lexo (?:edhe|më shumë)"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
@@ -320,8 +321,10 @@ _READ_ALSO_OTHER = re.compile(
     # [함께 읽기] ..." (read along), "【延伸阅读】..."
     r"|[▶►▷■]?\s*[\[【](?:함께 읽기|관련 ?기사|같이 보기|이어서 읽기|延伸阅读|相关阅读|推荐阅读"
     r"|関連記事|あわせて読みたい)[\]】])"
-    # the headline: no sentence's end, but a number's decimal point ("1.9 juta")
-    r"\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)){3,160}[!?]?",
+    # the headline: no sentence's end, but a number's decimal point ("1.9 juta") and an
+    # exclamation or question inside it ("Lees ook: Boeremusiek lewe! Honderde dans in
+    # Parys", a generated Afrikaans site's)
+    r"\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)|[!?](?=\s+\S)){3,160}[!?]?",
     re.IGNORECASE,
 )
 #: a story's last line of its writer's and editor's initials, as Indonesian news sites

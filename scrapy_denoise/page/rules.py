@@ -58,6 +58,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # forms (paper: "sendto_form", "pre_form"; sign-in and sign-up forms alike)
     r"[\w.\-]*(?:sendto|pre)_form",
     r"log-?in|sign-?in|sign-?up|register",
+    # and a forgotten password's form, in English and Afrikaans (a generated Afrikaans news
+    # site's crawl stored /wagwoord-vergeet and /registreer)
+    r"(?:forgot(?:ten)?|lost|reset)[-_]?password|wagwoord[-_]vergeet|registreer",
     # a comment's reply form, with the comment it answers (Drupal's
     # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
     r"comment/reply(?:/[^?]*)?",
@@ -72,7 +75,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # the shared data ends so
     r"(?:comments|kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii"
     r"|reacties|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit"
-    r"|kommentaarid|yorumlar|kommentarii)(?:\.s?html?)?",
+    r"|kommentaarid|yorumlar|kommentarii|athugasemdir)(?:\.s?html?)?",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
@@ -85,10 +88,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # or two under each picture. Generated copies of six news sites in as many languages
     # stored 3 to 6 each. No page of the shared data has such a folder. Videos' pages
     # follow below, at a site's root only
-    r"(?:galler(?:y|ies)|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?|picha"
-    r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii)|(?:photo|picture|image)[-_]?galler(?:y|ies)|photos?"
+    r"(?:galler(?:y|ies)|galeri|galerie[ns]?|galerij(?:en)?|galerija|galerii|galerije|galerias?|picha"
+    r"|fotogaler(?:ie|ies|ia|ias|ij|ija|ii|ye)|(?:photo|picture|image)[-_]?galler(?:y|ies)|photos?"
     r"|fotos|billeder|bilder"
-    r"|bildergalerien?|bilderstrecken?|slideshows?)/[^?]+",
+    r"|bildergalerien?|bilderstrecken?|slideshows?"
+    # Icelandic's photo series and video clips (/myndasyrpur/SLUG, /sjonvarp/myndskeid/SLUG)
+    r"|myndasyrp(?:a|ur)|myndskei(?:ð|d))/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
     # /video/v_29744767: a player and a sentence or two; generated copies of six news
     # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
@@ -161,6 +166,8 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # podcast's guests and hosts, a university's experts, a conference's speakers (lists
     # of their pages with a bio; generated copies' crawls stored 67 guests' and 14 experts')
     r"|profile|guests|hosts|speakers|experts"
+    # Icelandic's subjects and authors (mbl.is's /frettir/efni/NAME, /frettir/hofundur/NAME)
+    r"|efni|h(?:ö|o)fund(?:ur|ar)"
     # AP's topic hubs (/hub/NAME: of the shared pages it names wcxb's apnews.com/hub/science,
     # typed listing; a hub's article one segment further, netgear.com/hub/technology/SLUG,
     # stays an article)
@@ -172,18 +179,19 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # query as a segment as above (a generated TYPO3 city site's /suche/baustelle; French
     # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb)
     r"recherche|pesquisa|cerca",
-    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing)(?:/[^/]+(?:/\d{1,3})?)?",
+    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing|leit)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
     # /archive/201902; ITmedia's "back numbers" name the month by its year's last two
     # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
     # out. Months of the Persian (Solar Hijri) calendar too, as Iranian news sites number
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id. Croatian's,
-    # Serbian's, Lithuanian's, Estonian's, Latvian's and Catalan's words (/arhiva/2024/05/03/),
+    # Serbian's, Lithuanian's, Estonian's, Latvian's, Catalan's and Icelandic's words
+    # (/arhiva/2024/05/03/, mbl.is's "overview" /frettir/yfirlit/2024/05/03/),
     # and Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
     # portal's crawl stored 24)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll)"
+    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
@@ -197,6 +205,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/world/2024/may/, /world/2024/may/03/all: a generated Guardian-style paper's crawl
     # passed 45 of them)
     r"(?:19|20)\d\d/(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:/\d\d?/all)?",
+    # a section's month and day by number, under section folders of plain words
+    # (/frettir/innlent/2024/05/03/, /frettir/yfirlit/2024/05/: a generated mbl.is-style
+    # portal's crawl stored 72). A slug before the date is an article's
+    # (edweek.org/leadership/why-hasnt-tutoring-been-more-effective/2025/11, a wcxb article);
+    # of the shared pages the pattern names only zjuvai-blog's month archives
+    r"^/(?:[a-z]+/){1,3}(?:19|20)\d\d(?:/\d\d?){1,2}",
     # a site's documentation, from the path's start or a language's (/docs/intro,
     # /en-US/docs/Web/API, /documentation/): reference manuals, not articles. A generated
     # Docusaurus project site's crawl stored 9 of its docs pages, which its posts link to
@@ -211,8 +225,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # an article's AMP and print versions: copies of a page the site serves under its own
     # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
-    # beside its 30 articles. No page of the shared data has such a URL.
-    r"amp|print(?:able|[-_]?version|er[-_]friendly)?",
+    # beside its 30 articles. No page of the shared data has such a URL. Icelandic's too
+    # (mbl.is's .../SLUG/prenta/: a generated copy's crawl stored 86, which also kept the
+    # listing rule from naming the articles' lists, their titles being two pages' each)
+    r"amp|print(?:able|[-_]?version|er[-_]friendly)?|prenta",
     # and a recipe's printable card (WP Recipe Maker's /wprm_print/SLUG, on most food
     # blogs: a generated food blog's crawl stored all 72)
     r"wprm_print/[^/]+",
@@ -221,9 +237,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
     # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
-    # Lithuanian's, Estonian's, Slovenian's and Latvian's word for the page
+    # Lithuanian's, Estonian's, Slovenian's, Latvian's and Icelandic's word for the page
     r"(?:page|seite|pagina|strona|strana|stranica|stran|sayfa|oldal|sivu|side|puslapis|leht"
-    r"|lapa)"
+    r"|lapa|s(?:í|i)(?:ð|d)a)"
     r"[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
@@ -373,6 +389,22 @@ DEFAULT_SITE_PAGES = (
     r"|(?:komente(?:š|s)anas|lieto(?:š|s)anas)[-_]noteikumi|privatuma[-_]politika"
     r"|uslovi[-_]kori(?:š|s)(?:ć|c)enja|sera[-_]ya[-_]faragha|vigezo[-_]na[-_]masharti"
     r"|tangaza[-_]nasi"
+    # Afrikaans: about us, privacy, terms, advertising, corrections and complaints, donate,
+    # jobs, weather (a generated Afrikaans news site's crawl stored all eight)
+    r"|oor[-_]ons|privaatheidsbeleid|gebruiksvoorwaardes|adverteer|regstellings(?:[-_]en[-_]klagtes)?"
+    r"|skenk|werk[-_]by[-_]ons|weer"
+    # Albanian: about us, masthead, advertising, jobs, terms, privacy and cookie policies
+    r"|rreth[-_]nesh|redaksia|reklama|pune[-_]me[-_]ne|kushtet[-_]e[-_]perdorimit"
+    r"|politika[-_]e[-_](?:privatesise|cookies)"
+    # a news site's services of a day (exchange rates, gold prices, a calendar, Nepali
+    # sites' Unicode converter) and its team (a generated Nepali portal's crawl stored them)
+    r"|forex|exchange[-_]rates?|gold[-_](?:silver|prices?)|patro|unicode|our[-_]team"
+    # Icelandic: subscription, advertising, newsletter, news tips, contact, registration,
+    # privacy, terms, staff, about us, weather (a generated mbl.is-style portal's crawl
+    # stored all eleven)
+    r"|askrift|augl(?:ý|y)singar|fr(?:é|e)ttabr(?:é|e)f|fr(?:é|e)ttaskot|hafa[-_]samband"
+    r"|n(?:ý|y)skr(?:á|a)ning|pers(?:ó|o)nuvernd|skilm(?:á|a)lar|starfsf(?:ó|o)lk|um[-_]okkur"
+    r"|ve(?:ð|d)ur"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
