@@ -105,22 +105,23 @@ _MONTHS_UR: tuple[str, ...] = (
     *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
 )
 #: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
-#: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's) and
-#: Kazakh's, by month: generated copies of news sites in those languages kept their
-#: stories' date lines ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26", "25 сәуір 2024")
+#: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's),
+#: Kazakh's and Armenian's (in the genitive), by month: generated copies of news sites in
+#: those languages kept their stories' date lines ("18 ноември 2026, 13:24", "10 Maart
+#: 2024, 10:26", "25 сәуір 2024", "3 մայիսի 2024, 14:20")
 _MONTHS_MORE: tuple[str, ...] = (
-    "януари јануар januára januarja jaanuar januarie қаңтар",
-    "февруари фебруар februára februarja veebruar februarie ақпан",
-    "март märts machi наурыз",
-    "април apríla aprila aprill aprili сәуір",
-    "май мај mája maja мамыр",
-    "юни јун jún júna junija juuni junie маусым",
-    "юли јул júl júla julija juuli julai julie шілде",
-    "август avgust avgusta agosti тамыз",
-    "септември септембар septembar septembra septemba қыркүйек",
-    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан",
-    "ноември новембар novembar novembra novemba қараша",
-    "декември децембар decembar decembra detsember desemba желтоқсан",
+    "януари јануар januára januarja jaanuar januarie қаңтар հունվարի",
+    "февруари фебруар februára februarja veebruar februarie ақпан փետրվարի",
+    "март märts machi наурыз մարտի",
+    "април apríla aprila aprill aprili сәуір ապրիլի",
+    "май мај mája maja мамыр մայիսի",
+    "юни јун jún júna junija juuni junie маусым հունիսի",
+    "юли јул júl júla julija juuli julai julie шілде հուլիսի",
+    "август avgust avgusta agosti тамыз օգոստոսի",
+    "септември септембар septembar septembra septemba қыркүйек սեպտեմբերի",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан հոկտեմբերի",
+    "ноември новембар novembar novembra novemba қараша նոյեմբերի",
+    "декември децембар decembar decembra detsember desemba желтоқсан դեկտեմբերի",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

@@ -80,6 +80,7 @@ def test_find_written_date_reads_the_forms_people_read(
         ("10 Maart 2024, 10:26", (2024, 3, 10)),  # Afrikaans
         ("3 Julie 2024", (2024, 7, 3)),
         ("25 сәуір 2024, 21:40", (2024, 4, 25)),  # Kazakh
+        ("3 մայիսի 2024, 14:20", (2024, 5, 3)),  # Armenian
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

@@ -323,6 +323,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/frettir/innlent/2024/05/03/",
         "/sport/fotbolti/2024/05/",
         "/myndasyrpur/eldgos-i-beinni/",
+        # news.am's print copies, day feeds and videos, under its language's three letters
+        "/arm/print/news/812315/",
+        "/arm/news/allregions/allthemes/2024/05/03/",
+        "/arm/video/3304.html",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -522,6 +526,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/personuvernd/",
         "/hafa-samband/",
         "/vedur/",
+        "/arm/about",  # in a language's folder of three letters
+        "/rus/contacts/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:
@@ -545,7 +551,7 @@ def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
     assert _reason(_article_html(), "https://news.example.com") == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com/our-trip") is None
     # flink-blog's Chinese home page, /zh/, passed the filter and was stored as an article
-    for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html"):
+    for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html", "/arm/", "/eng/index.html"):
         assert _reason(_article_html(), "https://news.example.com" + path) == "shallow_url"
     for path in ("/zh/what-is-flink/", "/app/", "/ai-news/", "/blog/en/"):
         assert _reason(_article_html(), "https://news.example.com" + path) is None

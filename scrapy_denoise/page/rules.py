@@ -42,6 +42,11 @@ __all__ = [
     "url_rules",
 ]
 
+#: a language's folder at a site's root: ``zh``, ``en-us``, and the three letters news
+#: portals of the former Soviet Union name theirs by (news.am's ``/arm/``, ``/eng/``,
+#: ``/rus/``; no path of the shared data starts with one of these)
+_LANGUAGE = r"(?:[a-z]{2}(?:[-_][a-z]{2})?|eng|rus|arm|geo|aze|ukr|kaz|uzb)"
+
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
 #: ``/``, ``/index.html`` and ``/page/N`` or ``/pageN`` are allowed after them). Anchoring
 #: at the end is what keeps them precise: ``/tags/python/`` is a tag page but
@@ -99,7 +104,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
     # post as often, and of the shared pages the one other /video/ folder is a shop's
     # product page deeper down
-    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?video/[^?]+",
+    rf"^/(?:{_LANGUAGE}/)?video/[^?]+",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -207,10 +212,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?:19|20)\d\d/(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:/\d\d?/all)?",
     # a section's month and day by number, under section folders of plain words
     # (/frettir/innlent/2024/05/03/, /frettir/yfirlit/2024/05/: a generated mbl.is-style
-    # portal's crawl stored 72). A slug before the date is an article's
-    # (edweek.org/leadership/why-hasnt-tutoring-been-more-effective/2025/11, a wcxb article);
-    # of the shared pages the pattern names only zjuvai-blog's month archives
-    r"^/(?:[a-z]+/){1,3}(?:19|20)\d\d(?:/\d\d?){1,2}",
+    # portal's crawl stored 72; news.am's /arm/news/allregions/allthemes/2024/05/03/). A
+    # slug before the date is an article's (edweek.org/leadership/why-hasnt-tutoring-been-
+    # more-effective/2025/11, a wcxb article); of the shared pages the pattern names only
+    # zjuvai-blog's month archives
+    r"^/(?:[a-z]+/){1,4}(?:19|20)\d\d(?:/\d\d?){1,2}",
     # a site's documentation, from the path's start or a language's (/docs/intro,
     # /en-US/docs/Web/API, /documentation/): reference manuals, not articles. A generated
     # Docusaurus project site's crawl stored 9 of its docs pages, which its posts link to
@@ -229,6 +235,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (mbl.is's .../SLUG/prenta/: a generated copy's crawl stored 86, which also kept the
     # listing rule from naming the articles' lists, their titles being two pages' each)
     r"amp|print(?:able|[-_]?version|er[-_]friendly)?|prenta",
+    # and a print folder at the root or a language's (news.am's /arm/print/news/812345/: a
+    # generated copy's crawl stored 88); no path of the shared data has one
+    rf"^/(?:{_LANGUAGE}/)?print/[^?]+",
     # and a recipe's printable card (WP Recipe Maker's /wprm_print/SLUG, on most food
     # blogs: a generated food blog's crawl stored all 72)
     r"wprm_print/[^/]+",
@@ -410,7 +419,7 @@ DEFAULT_SITE_PAGES = (
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
 #: the folders a site page may sit in: a language's root, or a folder of site pages
 _SITE_PAGE_FOLDERS = re.compile(
-    r"[a-z]{2}(?:[-_][a-z]{2})?|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
+    rf"{_LANGUAGE}|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
     r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional"
     # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
     r"|com",
@@ -446,7 +455,7 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
 #: the home page of one language of a multilingual site: ``/zh/``, ``/en-us/index.html``
 #: (matched with the index file cut, as :func:`url_match_target` cuts it; no page of the
 #: shared data with such a path is an article)
-_LANGUAGE_ROOT = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?/?", re.I)
+_LANGUAGE_ROOT = re.compile(rf"/{_LANGUAGE}/?", re.I)
 
 
 @dataclass(frozen=True, slots=True)
