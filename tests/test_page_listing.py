@@ -156,6 +156,24 @@ def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> N
     assert index.listings() == []
 
 
+def test_a_title_an_article_shares_with_its_copy_still_names_it() -> None:
+    """A print version or a comments' page under another URL, which passed the filter,
+    has its article's title and first lines: the pair still names one article, the lists
+    that show it are still lists, and a title three pages share names none."""
+    index = ListingIndex()
+    for n, title in enumerate(TITLES[:4]):
+        for copy in ("", "print/", "comments/"[: 10 if n == 3 else 0]):
+            index.add(f"{SITE}/news/{n}/{copy}", "college", title, [SENTENCE * 2])
+    index.add(f"{SITE}/tag/budget/", "college", None, ["Budget", *TITLES[:3]])
+    assert index.listings() == [(f"{SITE}/tag/budget/", "college")]
+    three = ListingIndex()
+    for n, title in enumerate(TITLES[:4]):
+        for copy in ("", "print/", "comments/"):
+            three.add(f"{SITE}/news/{n}/{copy}", "college", title, [SENTENCE * 2])
+    three.add(f"{SITE}/tag/budget/", "college", None, ["Budget", *TITLES[:3]])
+    assert three.listings() == []
+
+
 def test_listing_index_is_bounded_and_judges_a_page_as_it_leaves_the_window(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

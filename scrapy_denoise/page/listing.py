@@ -25,9 +25,14 @@ generated Hexo NexT blog's 86 and an al-folio lab site's 100, no page held more 
 and none of them an article (flink-blog's contribution guide holds two among 52 lines).
 al-folio's news page, three titles among 31 lines, stays (below the share).
 
-A title counts when one page alone has it and it is long enough to name something
-(:data:`MIN_TITLE_CHARS`, a CJK character counting three): a site's name, given as the
-title of many pages, and "Posts" are nobody's.
+A title counts when it is long enough to name something (:data:`MIN_TITLE_CHARS`, a CJK
+character counting three) and at most :data:`MAX_NAMED` pages have it: a site's name,
+given as the title of many pages, and "Posts" are nobody's. Two, since an article's
+copies under other URLs that the URL rule does not know by name pass the filter with its
+title and first lines: with one page per title, generated copies of an mbl.is-style
+portal (print versions at ``.../prenta/``, comments at ``.../athugasemdir/``) and a
+news.am-style one (``/arm/print/news/ID/``) had 169 and 18 list, tag and archive pages
+stored, each list's entries naming two pages; with two, 49 and 7.
 
 A *teaser* counts as a title does: a line that ends in an ellipsis ("...", "…", "[…]"),
 or in one and the list's link on to the story ("…続きを読む", "... Read more »"), and
@@ -118,6 +123,10 @@ _ELLIPSIS = re.compile(
 )
 #: pages whose lines are remembered until judged
 WINDOW = 5_000
+#: URLs one title (or lead) may name and still name an article: the article and one copy
+#: of it under another URL, a print version or its comments' page, which pass the filter
+#: where the URL rule does not know their names
+MAX_NAMED = 2
 #: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
 _TRAILING_DATE = re.compile(
     r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})"
@@ -193,10 +202,10 @@ class ListingIndex:
     __slots__ = ("_found", "_leads", "_titles", "_window")
 
     def __init__(self) -> None:
-        # (site, title key) -> the one URL titled so (None: several are), oldest first
-        self._titles: OrderedDict[tuple[str, int], str | None] = OrderedDict()
-        # (site, lead key) -> the one URL whose first lines begin so, oldest first
-        self._leads: OrderedDict[tuple[str, int], str | None] = OrderedDict()
+        # (site, title key) -> the URLs titled so (None: more than MAX_NAMED), oldest first
+        self._titles: OrderedDict[tuple[str, int], tuple[str, ...] | None] = OrderedDict()
+        # (site, lead key) -> the URLs whose first lines begin so, as the titles
+        self._leads: OrderedDict[tuple[str, int], tuple[str, ...] | None] = OrderedDict()
         # (URL, site) -> its lines' keys (0 for a line that cannot be a title) and its
         # teaser lines' keys (None for a page without any), oldest first
         self._window: OrderedDict[tuple[str, str], tuple[array[int], array[int] | None]] = (
@@ -270,11 +279,11 @@ class ListingIndex:
         url, site = page
         titles = self._titles
         line_keys, teasers = keys
-        others = [titles.get((site, k)) not in (None, url) for k in line_keys]
+        others = [_names_other(titles.get((site, k)), url) for k in line_keys]
         if teasers is not None:
             leads = self._leads
             for i, k in enumerate(teasers):
-                if k and leads.get((site, k)) not in (None, url):
+                if k and _names_other(leads.get((site, k)), url):
                     others[i] = True
         return is_listing(_distinct(line_keys, others))
 
@@ -306,12 +315,25 @@ def _judged_keys(read: Sequence[str], teasers: array[int]) -> tuple[array[int], 
 
 
 def _remember(
-    known: OrderedDict[tuple[str, int], str | None], named: tuple[str, int], url: str, most: int
+    known: OrderedDict[tuple[str, int], tuple[str, ...] | None],
+    named: tuple[str, int],
+    url: str,
+    most: int,
 ) -> None:
-    """Note that ``url`` has the title (or lead) ``named``: None once several URLs have it."""
-    known[named] = url if known.get(named, url) == url else None
+    """Note that ``url`` has the title (or lead) ``named``: None once more than
+    :data:`MAX_NAMED` URLs have it."""
+    urls = known.get(named, ())
+    if urls is None or url in urls:
+        return
+    urls += (url,)
+    known[named] = urls if len(urls) <= MAX_NAMED else None
     if len(known) > most:
         known.popitem(last=False)
+
+
+def _names_other(urls: tuple[str, ...] | None, url: str) -> bool:
+    """Do ``urls``, what a title (or lead) names, name an article other than ``url``?"""
+    return urls is not None and url not in urls
 
 
 def _distinct(keys: Sequence[int], others: list[bool]) -> list[bool]:
