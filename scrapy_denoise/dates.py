@@ -106,22 +106,23 @@ _MONTHS_UR: tuple[str, ...] = (
 )
 #: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
 #: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's),
-#: Kazakh's and Armenian's (in the genitive), by month: generated copies of news sites in
-#: those languages kept their stories' date lines ("18 ноември 2026, 13:24", "10 Maart
-#: 2024, 10:26", "25 сәуір 2024", "3 մայիսի 2024, 14:20")
+#: Kazakh's, Armenian's (in the genitive), Georgian's and Marathi's (where they differ from
+#: Hindi's), by month: generated copies of news sites in those languages kept their
+#: stories' date lines ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26", "25 сәуір 2024",
+#: "3 մայիսի 2024, 14:20", "7 მაისი 2024, 13:26", "७ एप्रिल, २०२४ १४:१२ IST")
 _MONTHS_MORE: tuple[str, ...] = (
-    "януари јануар januára januarja jaanuar januarie қаңтар հունվարի",
-    "февруари фебруар februára februarja veebruar februarie ақпан փետրվարի",
-    "март märts machi наурыз մարտի",
-    "април apríla aprila aprill aprili сәуір ապրիլի",
-    "май мај mája maja мамыр մայիսի",
-    "юни јун jún júna junija juuni junie маусым հունիսի",
-    "юли јул júl júla julija juuli julai julie шілде հուլիսի",
-    "август avgust avgusta agosti тамыз օգոստոսի",
-    "септември септембар septembar septembra septemba қыркүйек սեպտեմբերի",
-    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан հոկտեմբերի",
-    "ноември новембар novembar novembra novemba қараша նոյեմբերի",
-    "декември децембар decembar decembra detsember desemba желтоқсан դեկտեմբերի",
+    "януари јануар januára januarja jaanuar januarie қаңтар հունվարի იანვარი जानेवारी",
+    "февруари фебруар februára februarja veebruar februarie ақпан փետրվարի თებერვალი फेब्रुवारी",
+    "март märts machi наурыз մարտի მარტი",
+    "април apríla aprila aprill aprili сәуір ապրիլի აპრილი एप्रिल",
+    "май мај mája maja мамыр մայիսի მაისი मे",
+    "юни јун jún júna junija juuni junie маусым հունիսի ივნისი",
+    "юли јул júl júla julija juuli julai julie шілде հուլիսի ივლისი जुलै",
+    "август avgust avgusta agosti тамыз օգոստոսի აგვისტო ऑगस्ट",
+    "септември септембар septembar septembra septemba қыркүйек սեպտեմբերի სექტემბერი सप्टेंबर",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан հոկտեմբերի ოქტომბერი ऑक्टोबर",
+    "ноември новембар novembar novembra novemba қараша նոյեմբերի ნოემბერი नोव्हेंबर",
+    "декември децембар decembar decembra detsember desemba желтоқсан դեկտեմբերի დეკემბერი डिसेंबर",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

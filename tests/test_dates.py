@@ -81,6 +81,8 @@ def test_find_written_date_reads_the_forms_people_read(
         ("3 Julie 2024", (2024, 7, 3)),
         ("25 сәуір 2024, 21:40", (2024, 4, 25)),  # Kazakh
         ("3 մայիսի 2024, 14:20", (2024, 5, 3)),  # Armenian
+        ("7 მაისი 2024, 13:26", (2024, 5, 7)),  # Georgian
+        ("७ एप्रिल, २०२४ १४:१२ IST", (2024, 4, 7)),  # Marathi, in Devanagari digits
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

@@ -327,6 +327,11 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/arm/print/news/812315/",
         "/arm/news/allregions/allthemes/2024/05/03/",
         "/arm/video/3304.html",
+        # a software company's job ads, landing pages, integrations and webinars
+        "/careers/content-marketing-manager/",
+        "/lp/qbr-template/",
+        "/integrations/slack/",
+        "/resources/webinars/renewal-forecasting-masterclass/",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -423,6 +428,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/leadership/why-hasnt-tutoring-been-more-effective/2025/11",  # a slug, then a date
         "/frettir/innlent/2024/05/03/eldgos_hafid/",  # a day's folder, then a slug
         "/2024/05/03/efni-og-adferdir/",
+        "/bc/jobs/113/",  # a UN office's vacancy, content in cleaneval's truth
+        "/features/healthy-organic-food-delivery-services/",  # a magazine's (wcxb)
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -528,6 +535,11 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/vedur/",
         "/arm/about",  # in a language's folder of three letters
         "/rus/contacts/",
+        "/grievance-redressal/",  # an Indian news site's grievance officer
+        "/ka/editorial",
+        "/pricing",  # a software company's own pages
+        "/product",
+        "/customers/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

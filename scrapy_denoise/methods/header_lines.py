@@ -88,7 +88,8 @@ _READING = re.compile(
     r"|(?:č|c)(?:í|i)tania|lugemist|las(?:ī|i)(?:š|s)anai|skaitymo|l(?:æ|ä|e)s(?:n|t)ing"
     r"|leestyd))?(?!\w)"
     r"|\b[\d,.]+\s*(?:words|views|comments?|vistas|visitas|visualiza(?:ç|c)(?:õ|o)es|vues"
-    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|kommentaar|aufrufe)(?!\w)"
+    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|kommentaar|aufrufe|კომენტარები)"
+    r"(?!\w)"
     r"|\b(?:no\s+comments|sin\s+comentarios|sem\s+coment(?:á|a)rios|aucun\s+commentaire"
     r"|keine\s+kommentare)\b"
     r"|\bread(?:ing)?\s+time\s*:?"
@@ -146,7 +147,9 @@ _FILLER = re.compile(
     # Persian's weekdays, before a Solar Hijri date ("جمعه ۱۴ اردیبهشت ۱۴۰۳ - ۱۴:۲۰")
     r"|(?:یک|دو|سه|چهار|پنج)?[\u200c ]?شنبه|جمعه"
     # Urdu's "published" and "updated" ("اسپورٹس ڈیسک | شائع 17 جولائی 2024 09:13pm")
-    r"|شائع|اپ\s?ڈیٹ)\b\s*:?|&",
+    r"|شائع|اپ\s?ڈیٹ"
+    # Georgian's "author" ("ავტორი: ...")
+    r"|ავტორი)\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change
@@ -172,7 +175,7 @@ _TAXONOMY = re.compile(
 )
 #: what is left of a meta line once its parts are out (Ananke's "July 20, 2021 - 2 minutes
 #: read - 218 words" leaves its dashes between the separators taken)
-_PUNCTUATION = " \t:;()[]-–—|•·/"
+_PUNCTUATION = " \t:;()[]-–—|•·/👁"
 #: a sentence's end inside the line: "... on May 3. The ..." is prose
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)")
 

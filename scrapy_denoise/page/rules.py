@@ -290,6 +290,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # ZEIT ONLINE's authors, filed by their surname's initial (/autoren/S/Anna_Schmidt/):
     # a generated German magazine's crawl stored seven
     r"^/autoren/[a-z]/[^/]+",
+    # a company's job ads, landing pages, integrations and webinars (HubSpot's /careers/JOB,
+    # /lp/NAME, /integrations/NAME, /resources/webinars/NAME: a generated HubSpot-hosted
+    # company site's crawl stored 17 of them beside its blog's posts); no path of the
+    # shared data has one at its root (its /features/ pages are magazines' articles too, so
+    # they stay; a cleaneval page of a UN office's vacancy, /bc/jobs/113/, is content there)
+    r"^/(?:careers|jobs|lp|integrations)/[^?]+",
+    r"webinars?/[^/?]+",
     # Web Stories (Google's AMP story format: a dozen full-screen slides of a line each,
     # under /web-stories/NAME/ as the WordPress plugin and Indian news sites file them):
     # a generated Hindi news site's crawl stored three. No page of the shared data has
@@ -414,6 +421,13 @@ DEFAULT_SITE_PAGES = (
     r"|askrift|augl(?:ý|y)singar|fr(?:é|e)ttabr(?:é|e)f|fr(?:é|e)ttaskot|hafa[-_]samband"
     r"|n(?:ý|y)skr(?:á|a)ning|pers(?:ó|o)nuvernd|skilm(?:á|a)lar|starfsf(?:ó|o)lk|um[-_]okkur"
     r"|ve(?:ð|d)ur"
+    # an Indian news site's grievance officer (IT Rules, 2021) and a masthead by its English
+    # name (generated Marathi and Georgian portals' crawls stored them)
+    r"|grievances?(?:[-_]redress(?:al)?)?|editorial(?:[-_](?:team|board|staff))?"
+    # a software company's own pages beside its blog (a generated HubSpot-hosted company
+    # site's crawl stored them; of the shared pages they name wcxb's notion.so/product,
+    # typed service, noise)
+    r"|pricing|customers|product|integrations"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
