@@ -332,6 +332,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/lp/qbr-template/",
         "/integrations/slack/",
         "/resources/webinars/renewal-forecasting-masterclass/",
+        "/archive/filter-by/photo/",  # Tumblr's archive of one post type
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -540,6 +541,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/pricing",  # a software company's own pages
         "/product",
         "/customers/",
+        "/policy",  # a blog's reblog policy
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

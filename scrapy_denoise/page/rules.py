@@ -199,6 +199,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
+    # Tumblr's archive by a post type (/archive/filter-by/photo: a generated Tumblr blog's
+    # crawl stored its three)
+    r"archive/filter-by/[^/?]+",
     # a path of dates alone, at the site's root or a language's or a blog's: the year,
     # month and day archives of WordPress, Blogger and Jekyll (/2019/05/, /blog/2019/).
     # Anchored at the path's start (``^``), as no other pattern is: /slug/2025/11 is an
@@ -327,7 +330,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
 #: ``/membership/`` and Blogger's ``/p/about.html``, ``/p/contact.html`` followed the same
 #: day (generated copies' crawls stored them); no shared page has such a path. Nor has
 #: one of a magazine's call for writers (``/write-for-us/``, ``/contribute/``), which a
-#: generated Ghost magazine's crawl stored.
+#: generated Ghost magazine's crawl stored. The names of news sites' pages in more
+#: languages followed, each from a generated copy's crawl; of them, a software company's
+#: ``/product`` names one more shared page, wcxb's notion.so/product (typed service, noise).
 DEFAULT_SITE_PAGES = (
     r"about(?:[-_]?us)?|contact(?:[-_]?us)?|privacy(?:[-_]?(?:policy|notice|statement))?"
     r"|terms(?:[-_]?(?:of[-_]?(?:service|use|sale)|and[-_]conditions|conditions))?"
@@ -428,6 +433,8 @@ DEFAULT_SITE_PAGES = (
     # site's crawl stored them; of the shared pages they name wcxb's notion.so/product,
     # typed service, noise)
     r"|pricing|customers|product|integrations"
+    # and a blog's policy page by that name alone (a generated Tumblr blog's reblog policy)
+    r"|polic(?:y|ies)"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
