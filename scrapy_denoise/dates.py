@@ -105,29 +105,51 @@ _MONTHS_UR: tuple[str, ...] = (
     *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
 )
 #: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
-#: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's),
-#: Kazakh's, Armenian's (in the genitive), Georgian's and Marathi's (where they differ from
-#: Hindi's), by month: generated copies of news sites in those languages kept their
-#: stories' date lines ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26", "25 сәуір 2024",
-#: "3 մայիսի 2024, 14:20", "7 მაისი 2024, 13:26", "७ एप्रिल, २०२४ १४:१२ IST")
+#: date takes), Estonian's, Swahili's and Afrikaans' (where they differ from Dutch's), by
+#: month: generated copies of news sites in those languages kept their stories' date lines
+#: ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26")
 _MONTHS_MORE: tuple[str, ...] = (
-    "януари јануар januára januarja jaanuar januarie қаңтар հունվարի იანვარი जानेवारी",
-    "февруари фебруар februára februarja veebruar februarie ақпан փետրվարի თებერვალი फेब्रुवारी",
-    "март märts machi наурыз մարտի მარტი",
-    "април apríla aprila aprill aprili сәуір ապրիլի აპრილი एप्रिल",
-    "май мај mája maja мамыр մայիսի მაისი मे",
-    "юни јун jún júna junija juuni junie маусым հունիսի ივნისი",
-    "юли јул júl júla julija juuli julai julie шілде հուլիսի ივლისი जुलै",
-    "август avgust avgusta agosti тамыз օգոստոսի აგვისტო ऑगस्ट",
-    "септември септембар septembar septembra septemba қыркүйек սեպտեմբերի სექტემბერი सप्टेंबर",
-    "октомври октобар oktobar októbra oktobra oktoober oktoba қазан հոկտեմբերի ოქტომბერი ऑक्टोबर",
-    "ноември новембар novembar novembra novemba қараша նոյեմբերի ნოემბერი नोव्हेंबर",
-    "декември децембар decembar decembra detsember desemba желтоқсан դեկտեմբերի დეკემბერი डिसेंबर",
+    "януари јануар januára januarja jaanuar januarie",
+    "февруари фебруар februára februarja veebruar februarie",
+    "март märts machi",
+    "април apríla aprila aprill aprili",
+    "май мај mája maja",
+    "юни јун jún júna junija juuni junie",
+    "юли јул júl júla julija juuli julai julie",
+    "август avgust avgusta agosti",
+    "септември септембар septembar septembra septemba",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba",
+    "ноември новембар novembar novembra novemba",
+    "декември децембар decembar decembra detsember desemba",
+)
+#: Kazakh's, Armenian's (in the genitive), Georgian's, Marathi's and Uzbek's (where they
+#: differ from Hindi's and Turkish's), by month, as those languages' news sites print their
+#: date lines ("25 сәуір 2024", "3 մայիսի 2024, 14:20", "7 მაისი 2024, 13:26", "७ एप्रिल,
+#: २०२४ १४:१२ IST", "30 aprel 2024, 17:20")
+_MONTHS_ASIA: tuple[str, ...] = (
+    "қаңтар հունվարի იანვარი जानेवारी yanvar",
+    "ақпан փետրվարի თებერვალი फेब्रुवारी fevral",
+    "наурыз մարտի მარტი",
+    "сәуір ապրիլի აპრილი एप्रिल aprel",
+    "мамыр մայիսի მაისი मे",
+    "маусым հունիսի ივნისი iyun",
+    "шілде հուլիսի ივლისი जुलै iyul",
+    "тамыз օգոստոսի აგვისტო ऑगस्ट",
+    "қыркүйек սեպտեմբերի სექტემბერი सप्टेंबर sentabr",
+    "қазан հոկտեմբերի ოქტომბერი ऑक्टोबर oktabr",
+    "қараша նոյեմբերի ნოემბერი नोव्हेंबर noyabr",
+    "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)
     for names in zip(
-        _FOREIGN_MONTHS, _MONTHS_HI_AR, _MONTHS_EL, _MONTHS_UR, _MONTHS_MORE, strict=True
+        _FOREIGN_MONTHS,
+        _MONTHS_HI_AR,
+        _MONTHS_EL,
+        _MONTHS_UR,
+        _MONTHS_MORE,
+        _MONTHS_ASIA,
+        strict=True,
     )
 )
 #: the months of the Solar Hijri calendar, Iran's and Afghanistan's civil one, in which

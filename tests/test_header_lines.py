@@ -95,6 +95,7 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ),
         ("Deur Karla Venter 21 Mei 2024, 11:42 Bygewerk: 21 Mei 2024, 13:53", ["Karla Venter"]),
         ("21 мамыр 2024, 21:407 8887", []),  # Kazakh, time and counters run together
+        ("Muallif: Dilnoza Karimova | 21 may 2024, 17:20", ["Dilnoza Karimova"]),  # Uzbek
         # Georgian: author, views after an eye, comments
         ("21 მაისი 2024, 18:19 ავტორი: მარიამ ტუღუში 👁 15 370 კომენტარები: 0", ["მარიამ ტუღუში"]),
     ],

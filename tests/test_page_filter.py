@@ -542,6 +542,10 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/product",
         "/customers/",
         "/policy",  # a blog's reblog policy
+        "/page/vacancies",  # an Uzbek portal's vacancies, weather and exchange rates
+        "/ob-havo",
+        "/valyuta/",
+        "/rates",  # a Mongolian portal's exchange rates
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -148,8 +148,8 @@ _FILLER = re.compile(
     r"|(?:یک|دو|سه|چهار|پنج)?[\u200c ]?شنبه|جمعه"
     # Urdu's "published" and "updated" ("اسپورٹس ڈیسک | شائع 17 جولائی 2024 09:13pm")
     r"|شائع|اپ\s?ڈیٹ"
-    # Georgian's "author" ("ავტორი: ...")
-    r"|ავტორი)\b\s*:?|&",
+    # Georgian's and Uzbek's "author" ("ავტორი: ...", "Muallif: ...")
+    r"|ავტორი|muallif)\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change

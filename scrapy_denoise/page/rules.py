@@ -419,7 +419,7 @@ DEFAULT_SITE_PAGES = (
     r"|politika[-_]e[-_](?:privatesise|cookies)"
     # a news site's services of a day (exchange rates, gold prices, a calendar, Nepali
     # sites' Unicode converter) and its team (a generated Nepali portal's crawl stored them)
-    r"|forex|exchange[-_]rates?|gold[-_](?:silver|prices?)|patro|unicode|our[-_]team"
+    r"|forex|(?:exchange[-_])?rates|gold[-_](?:silver|prices?)|patro|unicode|our[-_]team"
     # Icelandic: subscription, advertising, newsletter, news tips, contact, registration,
     # privacy, terms, staff, about us, weather (a generated mbl.is-style portal's crawl
     # stored all eleven)
@@ -435,6 +435,8 @@ DEFAULT_SITE_PAGES = (
     r"|pricing|customers|product|integrations"
     # and a blog's policy page by that name alone (a generated Tumblr blog's reblog policy)
     r"|polic(?:y|ies)"
+    # vacancies, and Uzbek's weather and exchange rates (a generated Uzbek portal's)
+    r"|vacanc(?:y|ies)|vakansiyalar|ob[-_]havo|valyuta"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
