@@ -38,8 +38,12 @@ __all__ = [
     "url_date",
 ]
 
+#: year, month and day by number: ISO's, and as Chinese, Japanese, Korean and Mongolian
+#: write them ("2024年5月3日", "2024년 5월 3일", "2024 оны 5 сарын 3", Mongolian news sites'
+#: date lines)
 _ISO = re.compile(
-    r"((?:19|20)\d{2})(?:[-/.年]|년\s*)(\d{1,2})(?:[-/.月]|월\s*)(\d{1,2})[日일]?"
+    r"((?:19|20)\d{2})(?:[-/.年]|년\s*|\s*оны\s+)(\d{1,2})(?:[-/.月]|월\s*|\s*сарын\s+)(\d{1,2})"
+    r"[日일]?"
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
