@@ -38,12 +38,13 @@ __all__ = [
     "url_date",
 ]
 
-#: year, month and day by number: ISO's, and as Chinese, Japanese, Korean and Mongolian
-#: write them ("2024年5月3日", "2024년 5월 3일", "2024 оны 5 сарын 3", Mongolian news sites'
-#: date lines)
+#: what follows a year and a month given by number: ISO's separators, and the words
+#: Chinese, Japanese, Korean and Mongolian write ("2024年5月3日", "2024년 5월 3일", "2024
+#: оны 5 сарын 3", Mongolian news sites' date lines)
+_AFTER_YEAR = r"(?:[-/.年]|년\s*|\s*оны\s+)"
+_AFTER_MONTH = r"(?:[-/.月]|월\s*|\s*сарын\s+)"
 _ISO = re.compile(
-    r"((?:19|20)\d{2})(?:[-/.年]|년\s*|\s*оны\s+)(\d{1,2})(?:[-/.月]|월\s*|\s*сарын\s+)(\d{1,2})"
-    r"[日일]?"
+    rf"((?:19|20)\d{{2}}){_AFTER_YEAR}(\d{{1,2}}){_AFTER_MONTH}(\d{{1,2}})[日일]?"
     r"(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -109,22 +110,22 @@ _MONTHS_UR: tuple[str, ...] = (
     *("جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر", "دسمبر"),
 )
 #: Bulgarian's, Serbian's (Cyrillic and Latin), Slovak's and Slovenian's (in the genitive a
-#: date takes), Estonian's, Swahili's and Afrikaans' (where they differ from Dutch's), by
-#: month: generated copies of news sites in those languages kept their stories' date lines
-#: ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26")
+#: date takes), Estonian's, Swahili's, Afrikaans' (where they differ from Dutch's) and
+#: Welsh's, by month: generated copies of news sites in those languages kept their stories'
+#: date lines ("18 ноември 2026, 13:24", "10 Maart 2024, 10:26", "17 Ebrill 2024, 07:55")
 _MONTHS_MORE: tuple[str, ...] = (
-    "януари јануар januára januarja jaanuar januarie",
-    "февруари фебруар februára februarja veebruar februarie",
-    "март märts machi",
-    "април apríla aprila aprill aprili",
+    "януари јануар januára januarja jaanuar januarie ionawr",
+    "февруари фебруар februára februarja veebruar februarie chwefror",
+    "март märts machi mawrth",
+    "април apríla aprila aprill aprili ebrill",
     "май мај mája maja",
-    "юни јун jún júna junija juuni junie",
-    "юли јул júl júla julija juuli julai julie",
-    "август avgust avgusta agosti",
-    "септември септембар septembar septembra septemba",
-    "октомври октобар oktobar októbra oktobra oktoober oktoba",
-    "ноември новембар novembar novembra novemba",
-    "декември децембар decembar decembra detsember desemba",
+    "юни јун jún júna junija juuni junie mehefin",
+    "юли јул júl júla julija juuli julai julie gorffennaf",
+    "август avgust avgusta agosti awst",
+    "септември септембар septembar septembra septemba medi",
+    "октомври октобар oktobar októbra oktobra oktoober oktoba hydref",
+    "ноември новембар novembar novembra novemba tachwedd",
+    "декември децембар decembar decembra detsember desemba rhagfyr",
 )
 #: Kazakh's, Armenian's (in the genitive), Georgian's, Marathi's and Uzbek's (where they
 #: differ from Hindi's and Turkish's), by month, as those languages' news sites print their
@@ -163,6 +164,12 @@ _FOREIGN_MONTHS = tuple(
 _JALALI_MONTHS = (
     *("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور"),
     *("مهر", "آبان", "آذر", "دی", "بهمن", "اسفند"),
+)
+#: Basque's months, by the stem their genitive takes in a date, year first ("2025eko
+#: martxoaren 3a": of 2025, of March, the 3rd; a generated Berria-style daily's date lines)
+_BASQUE_MONTHS = "urtarril|otsail|martxo|apiril|maiatz|ekain|uztail|abuztu|irail|urri|azaro|abendu"
+_BASQUE = re.compile(
+    rf"((?:19|20)\d{{2}})e?ko\s+({_BASQUE_MONTHS})aren\s+(\d{{1,2}})(?:e?an|a)?(?!\w)", re.I
 )
 #: Arabic-Indic, Persian and Devanagari digits as ASCII ones, one for one: the patterns' year
 #: starts with an ASCII "19" or "20"
@@ -211,7 +218,8 @@ DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
     rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
     rf"|\d{{1,2}}\s+(?:{'|'.join(_JALALI_MONTHS)})\s+\d{{4}}"
-    r"|\d{4}(?:[-/.年]|년\s*)\d{1,2}(?:[-/.月]|월\s*)\d{1,2}[日일]?"
+    rf"|\d{{4}}{_AFTER_YEAR}\d{{1,2}}{_AFTER_MONTH}\d{{1,2}}[日일]?"
+    rf"|\d{{4}}e?ko\s+(?:{_BASQUE_MONTHS})aren\s+\d{{1,2}}(?:e?an|a)?(?!\w)"
     # Czech, Slovak and Slovenian space a numeric date's dots: "18. 11. 2026"
     r"|\d{1,2}(?:[-/]|\.\s?)\d{1,2}(?:[-/]|\.\s?)\d{4})"
     r"(?:,?\s+(?:at\s+)?\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
@@ -340,6 +348,11 @@ def find_written_date(text: str) -> datetime | None:
             break
     for match in _JALALI.finditer(text):
         if dt := _jalali_date(match):
+            found.append((match.start(), dt))
+            break
+    for match in _BASQUE.finditer(text):
+        month = _BASQUE_MONTHS.split("|").index(match.group(2).lower()) + 1
+        if dt := _day(match.group(1), month, match.group(3)):
             found.append((match.start(), dt))
             break
     if not found:

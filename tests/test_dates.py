@@ -83,6 +83,9 @@ def test_find_written_date_reads_the_forms_people_read(
         ("3 մայիսի 2024, 14:20", (2024, 5, 3)),  # Armenian
         ("7 მაისი 2024, 13:26", (2024, 5, 7)),  # Georgian
         ("30 aprel 2024, 17:20", (2024, 4, 30)),  # Uzbek
+        ("Dydd Mercher, 17 Ebrill 2024, 07:55", (2024, 4, 17)),  # Welsh
+        ("2025eko martxoaren 3a, 17:40", (2025, 3, 3)),  # Basque, year first
+        ("2024ko maiatzaren 13an", (2024, 5, 13)),
         ("2024 оны 4 сарын 22, 08:36", (2024, 4, 22)),  # Mongolian, by number
         ("७ एप्रिल, २०२४ १४:१२ IST", (2024, 4, 7)),  # Marathi, in Devanagari digits
     ],

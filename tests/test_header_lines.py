@@ -96,6 +96,10 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Deur Karla Venter 21 Mei 2024, 11:42 Bygewerk: 21 Mei 2024, 13:53", ["Karla Venter"]),
         ("21 мамыр 2024, 21:407 8887", []),  # Kazakh, time and counters run together
         ("Muallif: Dilnoza Karimova | 21 may 2024, 17:20", ["Dilnoza Karimova"]),  # Uzbek
+        ("Dydd Mawrth, 21 Mai 2024, 10:45 Diweddarwyd: 21 Mai 2024, 13:17", []),  # Welsh
+        ("Gan Catrin Rhys", ["Catrin Rhys"]),
+        ("2024ko maiatzaren 21a, 17:40 Eguneratua: 18:40", []),  # Basque
+        ("2024 оны 5 сарын 21, 17:40", []),  # Mongolian, by number
         # Georgian: author, views after an eye, comments
         ("21 მაისი 2024, 18:19 ავტორი: მარიამ ტუღუში 👁 15 370 კომენტარები: 0", ["მარიამ ტუღუში"]),
     ],

@@ -333,6 +333,28 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/integrations/slack/",
         "/resources/webinars/renewal-forecasting-masterclass/",
         "/archive/filter-by/photo/",  # Tumblr's archive of one post type
+        # Welsh: print copies, comments, topics, authors, galleries, videos, archives,
+        # paging, search, forms; Basque: topics, back issues, paging, search, comments
+        "/argraffu/68200219/",
+        "/newyddion/2024-04-17/eira-annisgwyl/sylwadau/",
+        "/pwnc/tywydd/",
+        "/awdur/catrin-rhys/",
+        "/orielau/gwyl-ddewi-2024-mewn-lluniau/",
+        "/fideo/68310112/mosaig-rhufeinig/",
+        "/archif/2024/05/",
+        "/newyddion/tudalen/2/",
+        "/chwilio/eira/",
+        "/mewngofnodi/anghofio-cyfrinair/",
+        "/cofrestru/",
+        "/gaiak/euskara/",
+        "/hemeroteka/2025/03/06/",
+        "/politika/orria/2/",
+        "/bilatu/",
+        "/iruzkinak/2451367/",
+        "/argazkiak/8837/itsasoaren-indarra-kostaldean-argazkitan.htm",
+        "/bideoak/5521/olatuak-paseo-berriaren-kontra.htm",
+        "/egileak/eguna/",
+        "/pasahitza-berreskuratu",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -546,6 +568,12 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/ob-havo",
         "/valyuta/",
         "/rates",  # a Mongolian portal's exchange rates
+        "/tanysgrifio/",  # Welsh
+        "/preifatrwydd/",
+        "/cylchlythyr",
+        "/zerbitzuak/guri-buruz",  # Basque, in its services' folder
+        "/zerbitzuak/pribatutasun-politika",
+        "/harpidetza",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

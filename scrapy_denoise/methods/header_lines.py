@@ -148,15 +148,19 @@ _FILLER = re.compile(
     r"|(?:یک|دو|سه|چهار|پنج)?[\u200c ]?شنبه|جمعه"
     # Urdu's "published" and "updated" ("اسپورٹس ڈیسک | شائع 17 جولائی 2024 09:13pm")
     r"|شائع|اپ\s?ڈیٹ"
-    # Georgian's and Uzbek's "author" ("ავტორი: ...", "Muallif: ...")
-    r"|ავტორი|muallif)\b\s*:?|&",
+    # Georgian's and Uzbek's "author" ("ავტორი: ...", "Muallif: ..."); Welsh's "by",
+    # "published", "updated" and weekdays ("Gan ...", "Dydd Gwener, 29 Mawrth 2024, 10:45
+    # Diweddarwyd: ..."), Basque's "updated" ("2025eko martxoaren 3a, 17:40 Eguneratua: ...")
+    r"|ავტორი|muallif|gan|cyhoeddwyd|diweddarwyd|eguneratua"
+    r"|dydd\s+(?:llun|mawrth|mercher|iau|gwener|sadwrn|sul))\b\s*:?|&",
     re.I,
 )
 #: the words that start a stamp of the page's last change
 _UPDATED = re.compile(
     r"(?:last\s+|zuletzt\s+)?(?:updated|modified|edited|revised|aktualisiert|ge(?:ä|ae)ndert"
     r"|stand"
-    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|bygewerk|обновлено"
+    r"|mis\s+(?:à|a)\s+jour|actualizado|atualizado|aggiornato|bijgewerkt|bygewerk|diweddarwyd|eguneratua"
+    r"|обновлено"
     r"|aktualizacja|zaktualizowano"
     r"|آخر\s+تحديث)\b",
     re.I,

@@ -60,12 +60,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Gannett's /sitemap/2024/may/03/: generated copies' crawls stored 13 and 19)
     r"sitemap/(?:19|20)\d\d(?:-\d\d|/[a-z]+)?(?:/\d\d?)?",
     r"feed|rss(?:\.xml)?|atom\.xml",
-    # forms (paper: "sendto_form", "pre_form"; sign-in and sign-up forms alike)
+    # forms (paper: "sendto_form", "pre_form"; sign-in and sign-up forms alike, and Welsh's
+    # "cofrestru" and "mewngofnodi")
     r"[\w.\-]*(?:sendto|pre)_form",
-    r"log-?in|sign-?in|sign-?up|register",
+    r"log-?in|sign-?in|sign-?up|register|cofrestru|mewngofnodi",
     # and a forgotten password's form, in English and Afrikaans (a generated Afrikaans news
     # site's crawl stored /wagwoord-vergeet and /registreer)
-    r"(?:forgot(?:ten)?|lost|reset)[-_]?password|wagwoord[-_]vergeet|registreer",
+    r"(?:forgot(?:ten)?|lost|reset)[-_]?password|wagwoord[-_]vergeet|registreer"
+    r"|anghofio[-_]cyfrinair|erregistratu|pasahitza[-_]berreskuratu",
     # a comment's reply form, with the comment it answers (Drupal's
     # /comment/reply/node/124/comment/405: a generated Drupal newsroom's crawl stored 76)
     r"comment/reply(?:/[^?]*)?",
@@ -76,18 +78,19 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a post's comments on a page of their own, under the post's URL (Substack's
     # /p/slug/comments: a generated copy's crawl stored all 70), in English and other
     # languages (a generated Lithuanian portal's crawl stored all 88 /komentarai/ pages),
-    # also as a file of its own (RTS's /vesti/drustvo/5417972/komentari.html); no page of
+    # also as a file of its own (RTS's /vesti/drustvo/5417972/komentari.html; Icelandic's,
+    # Welsh's and Basque's words came later, from generated copies); no page of
     # the shared data ends so
     r"(?:comments|kommentare|commentaires|comentarios|coment(?:á|a)rios|commenti|comentarii"
     r"|reacties|komentarze|komentarai|komentari|komentarji|komentar|kommentarer|kommentit"
-    r"|kommentaarid|yorumlar|kommentarii|athugasemdir)(?:\.s?html?)?",
+    r"|kommentaarid|yorumlar|kommentarii|athugasemdir|sylwadau|iruzkinak)(?:\.s?html?)?",
     # and in Czech, Slovak and Polish, with an article's photo gallery on its own page
     # (iDNES's /zpravy/domaci/slug.A240503_142000_domaci_abc/diskuse and .../foto: a
     # generated Czech portal's crawl stored 33)
     r"diskuse|diskusia|dyskusja|foto|fotogalerie",
     # or by the story's number (SME's /diskusia/23400802/: a generated Slovak portal's crawl
     # stored 115); an English "comments" with a number is a blog entry's own page (above)
-    r"(?:diskuse|diskusia|dyskusja)/\d+",
+    r"(?:diskuse|diskusia|dyskusja|iruzkinak)/\d+",
     # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
     # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
     # or two under each picture. Generated copies of six news sites in as many languages
@@ -98,13 +101,16 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|fotos|billeder|bilder"
     r"|bildergalerien?|bilderstrecken?|slideshows?"
     # Icelandic's photo series and video clips (/myndasyrpur/SLUG, /sjonvarp/myndskeid/SLUG)
-    r"|myndasyrp(?:a|ur)|myndskei(?:ð|d))/[^?]+",
+    r"|myndasyrp(?:a|ur)|myndskei(?:ð|d)"
+    # Welsh's galleries (/orielau/SLUG), Basque's photos and videos (/argazkiak/ID/SLUG.htm,
+    # /bideoak/ID/SLUG.htm)
+    r"|orielau|argazkiak|bideoak)/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
     # /video/v_29744767: a player and a sentence or two; generated copies of six news
     # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
     # post as often, and of the shared pages the one other /video/ folder is a shop's
     # product page deeper down
-    rf"^/(?:{_LANGUAGE}/)?video/[^?]+",
+    rf"^/(?:{_LANGUAGE}/)?(?:video|fideo)/[^?]+",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -173,6 +179,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|profile|guests|hosts|speakers|experts"
     # Icelandic's subjects and authors (mbl.is's /frettir/efni/NAME, /frettir/hofundur/NAME)
     r"|efni|h(?:ö|o)fund(?:ur|ar)"
+    # Welsh's topics and authors (/pwnc/NAME, /awdur/NAME), Basque's (/gaiak/NAME,
+    # /egileak/NAME)
+    r"|pwnc|awdur|gaiak|egileak"
     # AP's topic hubs (/hub/NAME: of the shared pages it names wcxb's apnews.com/hub/science,
     # typed listing; a hub's article one segment further, netgear.com/hub/technology/SLUG,
     # stays an article)
@@ -182,9 +191,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?:/(?![^/?]*\.(?:aspx?|php\d?|cfm|jsp)\?)[^/]+(?:/\d{1,3})?)?",
     # search pages in those languages; where the word means nothing but "search", with the
     # query as a segment as above (a generated TYPO3 city site's /suche/baustelle; French
-    # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb)
+    # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb;
+    # Icelandic's "leit", Welsh's "chwilio", Basque's "bilatu")
     r"recherche|pesquisa|cerca",
-    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing|leit)(?:/[^/]+(?:/\d{1,3})?)?",
+    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing|leit|chwilio|bilatu)(?:/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
     # /archive/201902; ITmedia's "back numbers" name the month by its year's last two
     # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
@@ -192,11 +202,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # their archives (/archive/1403/02/: a generated ISNA-style agency's crawl stored 19
     # of them); with the month only, as /archives/1403 is a WordPress post's id. Croatian's,
     # Serbian's, Lithuanian's, Estonian's, Latvian's, Catalan's and Icelandic's words
-    # (/arhiva/2024/05/03/, mbl.is's "overview" /frettir/yfirlit/2024/05/03/),
+    # (/arhiva/2024/05/03/, mbl.is's "overview" /frettir/yfirlit/2024/05/03/), Welsh's, and
+    # the "hemeroteka" (a paper's back issues) of Spanish and Basque papers,
     # and Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
     # portal's crawl stored 24)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit)"
+    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit|archif|hemeroteka)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # Tumblr's archive by a post type (/archive/filter-by/photo: a generated Tumblr blog's
@@ -240,7 +251,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"amp|print(?:able|[-_]?version|er[-_]friendly)?|prenta",
     # and a print folder at the root or a language's (news.am's /arm/print/news/812345/: a
     # generated copy's crawl stored 88); no path of the shared data has one
-    rf"^/(?:{_LANGUAGE}/)?print/[^?]+",
+    rf"^/(?:{_LANGUAGE}/)?(?:print|argraffu)/[^?]+",
     # and a recipe's printable card (WP Recipe Maker's /wprm_print/SLUG, on most food
     # blogs: a generated food blog's crawl stored all 72)
     r"wprm_print/[^/]+",
@@ -249,9 +260,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
     # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
-    # Lithuanian's, Estonian's, Slovenian's, Latvian's and Icelandic's word for the page
+    # Lithuanian's, Estonian's, Slovenian's, Latvian's, Icelandic's, Welsh's and Basque's
+    # word for the page
     r"(?:page|seite|pagina|strona|strana|stranica|stran|sayfa|oldal|sivu|side|puslapis|leht"
-    r"|lapa|s(?:í|i)(?:ð|d)a)"
+    r"|lapa|s(?:í|i)(?:ð|d)a|tudalen|orria)"
     r"[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
@@ -437,13 +449,20 @@ DEFAULT_SITE_PAGES = (
     r"|polic(?:y|ies)"
     # vacancies, and Uzbek's weather and exchange rates (a generated Uzbek portal's)
     r"|vacanc(?:y|ies)|vakansiyalar|ob[-_]havo|valyuta"
+    # Welsh: subscribe, privacy, newsletter, about us, contact, terms, advertising, jobs
+    r"|tanysgrifio|preifatrwydd|cylchlythyr|amdanom(?:[-_]ni)?|cysylltu(?:[-_]a[-_]ni)?"
+    r"|telerau(?:[-_]defnyddio)?|hysbysebu|swyddi"
+    # Basque: cookies, about us, contact, legal notice, privacy, advertising, newsletter,
+    # weather, subscription (a generated Berria-style daily's, in its /zerbitzuak/ folder)
+    r"|cookieak|guri[-_]buruz|harremanetarako|lege[-_]oharra|pribatutasun[-_]politika"
+    r"|publizitatea|buletina|eguraldia|harpidetza"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
 #: the folders a site page may sit in: a language's root, or a folder of site pages
 _SITE_PAGE_FOLDERS = re.compile(
     rf"{_LANGUAGE}|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
-    r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional"
+    r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional|zerbitzuak"
     # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
     r"|com",
     re.I,
