@@ -99,7 +99,11 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Dydd Mawrth, 21 Mai 2024, 10:45 Diweddarwyd: 21 Mai 2024, 13:17", []),  # Welsh
         ("Gan Catrin Rhys", ["Catrin Rhys"]),
         ("2024ko maiatzaren 21a, 17:40 Eguneratua: 18:40", []),  # Basque
-        ("2024 оны 5 сарын 21, 17:40", []),  # Mongolian, by number
+        # Mongolian, by number, its category glued on, with view, comment and print icons
+        (
+            "Улс төр2024 оны 5 сарын 21, 17:40 Нийтэлсэн: Д.Түвшинбаяр👁 33,166💬 11🖨 Хэвлэх",
+            ["Д.Түвшинбаяр"],
+        ),
         # Georgian: author, views after an eye, comments
         ("21 მაისი 2024, 18:19 ავტორი: მარიამ ტუღუში 👁 15 370 კომენტარები: 0", ["მარიამ ტუღუში"]),
     ],

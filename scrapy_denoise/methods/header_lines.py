@@ -70,7 +70,8 @@ HEADER_LINES = 6
 MAX_META_CHARS = 160
 
 #: what a theme puts between a meta line's parts, and what it puts between names or tags
-_SEPARATORS = re.compile(r"\s*(?:[|•·/]|\s[-–—]\s)\s*")
+#: (and the icons before a view, comment or print count: "👁 33,166💬 11🖨 Хэвлэх")
+_SEPARATORS = re.compile(r"\s*(?:[|•·/👁💬🖨]|\s[-–—]\s)\s*")
 _COMMA = re.compile(r"\s*,\s*")
 _TIME = re.compile(
     # with Scandinavian's "kl." (klockan, o'clock) before it: "kl. 14.20"
@@ -150,8 +151,9 @@ _FILLER = re.compile(
     r"|شائع|اپ\s?ڈیٹ"
     # Georgian's and Uzbek's "author" ("ავტორი: ...", "Muallif: ..."); Welsh's "by",
     # "published", "updated" and weekdays ("Gan ...", "Dydd Gwener, 29 Mawrth 2024, 10:45
-    # Diweddarwyd: ..."), Basque's "updated" ("2025eko martxoaren 3a, 17:40 Eguneratua: ...")
-    r"|ავტორი|muallif|gan|cyhoeddwyd|diweddarwyd|eguneratua"
+    # Diweddarwyd: ..."), Basque's "updated" ("2025eko martxoaren 3a, 17:40 Eguneratua: ..."),
+    # Mongolian's "published by" ("Нийтэлсэн: Д.Түвшинбаяр")
+    r"|ავტორი|muallif|gan|cyhoeddwyd|diweddarwyd|eguneratua|нийтэлсэн"
     r"|dydd\s+(?:llun|mawrth|mercher|iau|gwener|sadwrn|sul))\b\s*:?|&",
     re.I,
 )
@@ -179,7 +181,7 @@ _TAXONOMY = re.compile(
 )
 #: what is left of a meta line once its parts are out (Ananke's "July 20, 2021 - 2 minutes
 #: read - 218 words" leaves its dashes between the separators taken)
-_PUNCTUATION = " \t:;()[]-–—|•·/👁"
+_PUNCTUATION = " \t:;()[]-–—|•·/"
 #: a sentence's end inside the line: "... on May 3. The ..." is prose
 _SENTENCE = re.compile(r"[a-z]{2}[.!?](?:\s|$)")
 
