@@ -574,6 +574,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/zerbitzuak/guri-buruz",  # Basque, in its services' folder
         "/zerbitzuak/pribatutasun-politika",
         "/harpidetza",
+        "/now/",  # an indie blog's now and uses pages
+        "/uses",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

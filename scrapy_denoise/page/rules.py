@@ -358,6 +358,8 @@ DEFAULT_SITE_PAGES = (
     # a research group's or a blogger's own pages (al-folio, Wowchemy, Hexo themes)
     r"|people|team|members|membership|publications|projects|teaching|cv|resume"
     r"|links?|friends|guestbook|messageboard"
+    # an indie blog's "now" and "uses" pages, colophon and blogroll (a generated Bear Blog's)
+    r"|now|uses|colophon|blogroll"
     r"|impressum|datenschutz(?:erkl(?:ä|ae)rung)?|nutzungsbedingungen|kontakt|karriere|hilfe"
     r"|(?:ü|ue|u)ber[-_]uns|agb"
     r"|mentions[-_]l(?:é|e)gales|a[-_]propos(?:[-_]de[-_]nous)?|qui[-_]sommes[-_]nous"
