@@ -394,6 +394,8 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Soma zaidi: Bunge lapitisha bajeti ya mwaka 2027", "stock"),
         ("延伸阅读：高标准农田建设提速，黑龙江今年新建453万亩", "stock"),
         ("Lees ook: Boeremusiek lewe! Honderde dans in Parys", "stock"),  # "!" inside
+        ("###", "stock"),  # a press release's end marks
+        ("- 30 -", "stock"),
         ("Lexo edhe: Rafael Ortega në Tiranë: Progres i dukshëm, por ende punë", "stock"),
         ("▶ [함께 읽기] KTX 타고 떠나는 겨울 바다… 강릉 당일치기 코스", "stock"),
         ("【延伸阅读】这是第一句话。这是第二句话", None),

@@ -355,6 +355,18 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/bideoak/5521/olatuak-paseo-berriaren-kontra.htm",
         "/egileak/eguna/",
         "/pasahitza-berreskuratu",
+        # a company's investor relations and AEM's paging by selector
+        "/en/investors/stock-information.html",
+        "/investor-relations/",
+        "/en/investors.html",
+        "/en/careers/apprenticeships.html",
+        "/index.php/ojes/about/submissions",  # Open Journal Systems' own pages
+        "/index.php/ojes/user/register",
+        "/2024/10/07/third-death-at-kettle-county-jail/comment-page-1/",
+        "/sinhala/print/198658/",  # in a language's folder by its name
+        "/sinhala/comments/198658",
+        "/tamil/video/3304",
+        "/en/newsroom/stories.page-2.html",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -453,6 +465,10 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2024/05/03/efni-og-adferdir/",
         "/bc/jobs/113/",  # a UN office's vacancy, content in cleaneval's truth
         "/features/healthy-organic-food-delivery-services/",  # a magazine's (wcxb)
+        "/index.php/ojes/article/view/1866/4792",  # a journal's article and news
+        "/index.php/ojes/announcement/view/12",
+        "/english/2007-11-24-voa24.cfm",  # a story in a language's folder (l3s-gn1)
+        "/weblog/comments/5933/",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -576,6 +592,11 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/harpidetza",
         "/now/",  # an indie blog's now and uses pages
         "/uses",
+        "/en/about-us/leadership.html",  # a company's own pages
+        "/media-contacts",
+        "/about/staff",  # a nonprofit newsroom's own pages
+        "/donate/",
+        "/republishing-guidelines",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

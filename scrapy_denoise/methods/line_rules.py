@@ -207,6 +207,9 @@ _STOCK = re.compile(
     # links on to the rest of a story, arrows and ellipses around them: "> Read more",
     # "Read on >>", "Continue reading »"
     r"|[>»›→\s]*(?:read (?:more|on)|continue reading(?: below| the main story)?)[\s.:>»›→…]*"
+    # a press release's end mark ("###", "-30-"; the default chain's output of the shared
+    # data holds 15 such lines, their truth 1, and a generated AEM newsroom's releases all)
+    r"|#\s*#\s*#|-\s*30\s*-"
     # comment threads' and shops' buttons, a dialog's close button
     r"|reply|report(?: this comment| abuse| comment)?|permalink|quote:|\[reply\] \[top\]"
     r"|add to (?:cart|basket|bag)|quick ?view|book now|close"

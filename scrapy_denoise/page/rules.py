@@ -42,10 +42,16 @@ __all__ = [
     "url_rules",
 ]
 
-#: a language's folder at a site's root: ``zh``, ``en-us``, and the three letters news
+#: a language's folder at a site's root: ``zh``, ``en-us``, the three letters news
 #: portals of the former Soviet Union name theirs by (news.am's ``/arm/``, ``/eng/``,
-#: ``/rus/``; no path of the shared data starts with one of these)
-_LANGUAGE = r"(?:[a-z]{2}(?:[-_][a-z]{2})?|eng|rus|arm|geo|aze|ukr|kaz|uzb)"
+#: ``/rus/``; no path of the shared data starts with one of these), and the names South
+#: Asian sites give theirs (Ada Derana's ``/sinhala/``, ``/tamil/``; of the shared pages,
+#: xinhuanet's and VOA's stories are under ``/english/``, which the patterns that read this
+#: name no more of)
+_LANGUAGE = (
+    r"(?:[a-z]{2}(?:[-_][a-z]{2})?|eng|rus|arm|geo|aze|ukr|kaz|uzb"
+    r"|english|sinhala|tamil|hindi|urdu|bangla|nepali)"
+)
 
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
 #: ``/``, ``/index.html`` and ``/page/N`` or ``/pageN`` are allowed after them). Anchoring
@@ -91,6 +97,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # or by the story's number (SME's /diskusia/23400802/: a generated Slovak portal's crawl
     # stored 115); an English "comments" with a number is a blog entry's own page (above)
     r"(?:diskuse|diskusia|dyskusja|iruzkinak)/\d+",
+    # WordPress's older comments, with the whole post over them (/slug/comment-page-1/: a
+    # generated Newspack newsroom's crawl stored one; no shared page has such a path)
+    r"comment-page-\d+",
     # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
     # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
     # or two under each picture. Generated copies of six news sites in as many languages
@@ -311,7 +320,24 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # shared data has one at its root (its /features/ pages are magazines' articles too, so
     # they stay; a cleaneval page of a UN office's vacancy, /bc/jobs/113/, is content there)
     r"^/(?:careers|jobs|lp|integrations)/[^?]+",
+    # (careers also in a language's folder: /en/careers/apprenticeships.html, an AEM
+    # newsroom's), and Open Journal Systems' pages about a journal, its users' forms and its
+    # information for readers (/index.php/JOURNAL/about/submissions, .../user/register: the
+    # software of most open-access journals; a generated journal's crawl stored them)
+    rf"^/{_LANGUAGE}/careers/[^?]+",
+    # a comments' page by the story's number in a language's folder (Ada Derana's
+    # /sinhala/comments/198658); elsewhere such a path is a blog's entry with its comments
+    # (ExpressionEngine's /weblog/comments/5933/, a cleaneval page)
+    rf"^/{_LANGUAGE}/comments/\d+",
+    r"^/index\.php/[^/]+/(?:about|user|login|information)(?:/[^?]*)?",
     r"webinars?/[^/?]+",
+    # and an investor relations section, at the root or a language's, and Adobe Experience
+    # Manager's paging of a list by a selector (/en/investors/stock-information.html,
+    # /en/newsroom/stories.page-2.html: a generated AEM newsroom's crawl stored them); no
+    # path of the shared data has either. (A products section stays: Google's blog files
+    # its posts under /products/search/2024/SLUG.)
+    rf"^/(?:{_LANGUAGE}/)?investors?(?:[-_]relations)?(?:\.html?|/[^?]*)?",
+    r"[^/]+\.page-\d+\.html",
     # Web Stories (Google's AMP story format: a dozen full-screen slides of a line each,
     # under /web-stories/NAME/ as the WordPress plugin and Indian news sites file them):
     # a generated Hindi news site's crawl stored three. No page of the shared data has
@@ -449,6 +475,14 @@ DEFAULT_SITE_PAGES = (
     r"|pricing|customers|product|integrations"
     # and a blog's policy page by that name alone (a generated Tumblr blog's reblog policy)
     r"|polic(?:y|ies)"
+    # a company's leadership, board, locations, facts, ethics, media contacts and news alerts
+    # (a generated AEM newsroom's crawl stored them)
+    r"|leadership|board[-_]of[-_]directors|locations|company[-_]facts|ethics[-_]and[-_]compliance"
+    r"|media[-_]contacts?|email[-_]alerts"
+    # a nonprofit newsroom's staff, corrections, donations, sponsorships, republishing
+    # guidelines and news tips (a generated Newspack newsroom's crawl stored them)
+    r"|staff|corrections|donate|donations|sponsorships?|republish(?:ing)?(?:[-_]guidelines)?"
+    r"|tips"
     # vacancies, and Uzbek's weather and exchange rates (a generated Uzbek portal's)
     r"|vacanc(?:y|ies)|vakansiyalar|ob[-_]havo|valyuta"
     # Welsh: subscribe, privacy, newsletter, about us, contact, terms, advertising, jobs
@@ -500,6 +534,7 @@ DEFAULT_QUERY_KEYS: tuple[str, ...] = (
 #: (matched with the index file cut, as :func:`url_match_target` cuts it; no page of the
 #: shared data with such a path is an article)
 _LANGUAGE_ROOT = re.compile(rf"/{_LANGUAGE}/?", re.I)
+_LANGUAGE_FOLDER = re.compile(_LANGUAGE, re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -713,9 +748,13 @@ def _blogger_page(segments: list[str]) -> bool:
 
 def _names_site_page(url: str, names: str) -> bool:
     """Is the URL's last path segment a site page's name (:data:`DEFAULT_SITE_PAGES`), at
-    the root or in one of :data:`_SITE_PAGE_FOLDERS`, with no query that picks a page?"""
+    the root or in one of :data:`_SITE_PAGE_FOLDERS` (under a language's folder too), with
+    no query that picks a page?"""
     parts = urlsplit(url)
     segments = [s for s in INDEX_FILE.sub("/", unquote(parts.path)).split("/") if s]
+    if len(segments) == 3 and _LANGUAGE_FOLDER.fullmatch(segments[0]):
+        # a language's folder of site pages: a company's /en/about-us/leadership.html
+        segments = segments[1:]
     if not 1 <= len(segments) <= 2:
         return False
     if len(segments) == 2 and not (
