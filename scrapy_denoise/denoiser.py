@@ -29,6 +29,7 @@ from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel, declares_article
 from .page.features import page_features
 from .page.links import MIN_DATED, is_site_map, outgoing_links
+from .page.rules import is_home_page
 from .page.verdict import PageVerdict
 
 if TYPE_CHECKING:
@@ -205,7 +206,7 @@ class Denoiser:
                     content = set()
                 if unsigned:
                     learner.note_unsigned(doc.url, site)
-                learner.record_links(navigation, content)
+                learner.record_links(navigation, content, home=is_home_page(doc.url))
                 # counted until the site has the evidence it needs: a URL date is a regex
                 # and a date parse per link, a hundred and more links per page
                 if learner.dated(site) < MIN_DATED:
@@ -399,7 +400,7 @@ class Denoiser:
             classifier = self._classifier
             for url, site in learner.unsigned_pages():
                 if learner.dated(site) >= MIN_DATED and classifier.linked_as_site_page(
-                    learner.links_to(url)
+                    learner.links_to(url), crawled=True
                 ):
                     found[url] = "navigation_page"
         for url, _site in learner.listings():

@@ -324,10 +324,13 @@ class SiteLearner:
 
     # -- links --------------------------------------------------------------------------
 
-    def record_links(self, navigation: Iterable[str], content: Iterable[str]) -> None:
-        """Count one page's links to its own host (:func:`~.page.links.outgoing_links`)."""
+    def record_links(
+        self, navigation: Iterable[str], content: Iterable[str], *, home: bool = False
+    ) -> None:
+        """Count one page's links to its own host (:func:`~.page.links.outgoing_links`);
+        ``home``: the page is a home page (:meth:`~.page.links.LinkIndex.add`)."""
         with self._lock:
-            self._links.add(navigation, content)
+            self._links.add(navigation, content, home=home)
 
     def links_to(self, url: str) -> LinkCount | None:
         """How the pages seen so far link to ``url``; ``None`` when none does."""

@@ -72,10 +72,14 @@ class Site:
 #: 2026-11-29, last (the first pages of a site extracted again at the crawl's end, bylines
 #: framed by their form), shipped page model: flink-blog 0.967, 1.000, 0.995, 0.995;
 #: zjuvai-blog 0.998, 0.993, 0.994, 0.990.
+#: 2026-11-30 (a home page's content links kept apart, and counted as navigation at the
+#: crawl's end): flink-blog 1.000, 1.000, 0.995, 0.995 with either page model (its eight
+#: "what is Flink" pages, which its home page's tiles link to, deleted at the end);
+#: zjuvai-blog as before.
 #: The bounds below sit 2 to 4 points under
 #: those (they were 5 to 14 points under, and a regression of several points passed).
 _SITES = [
-    Site("flink-blog", "/", 0.94, 0.99, 0.96, 0.96),
+    Site("flink-blog", "/", 0.97, 0.99, 0.96, 0.96),
     Site("zjuvai-blog", "/blog/", 0.98, 0.97, 0.95, 0.94),
 ]
 

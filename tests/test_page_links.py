@@ -155,8 +155,18 @@ def test_link_index_counts_navigation_and_remembers_content() -> None:
     index.add(navigation={f"{SITE}/about"}, content={f"{SITE}/post"})
     index.add(navigation={f"{SITE}/post"}, content=())
     assert index.get(f"{SITE}/about/") == LinkCount(navigation=2, content=False)
-    assert index.get(f"{SITE}/post") == LinkCount(navigation=0, content=True)
+    assert index.get(f"{SITE}/post") == LinkCount(navigation=2, content=True)
     assert index.get(f"{SITE}/never") is None
+
+
+def test_link_index_keeps_a_home_pages_content_links_apart() -> None:
+    index = LinkIndex()
+    index.add(navigation={f"{SITE}/about"}, content={f"{SITE}/about", f"{SITE}/post"}, home=True)
+    index.add(navigation={f"{SITE}/about"}, content={f"{SITE}/post"})
+    assert index.get(f"{SITE}/about") == LinkCount(navigation=2, content=False, home=True)
+    assert index.get(f"{SITE}/post") == LinkCount(navigation=0, content=True, home=True)
+    index.add(navigation={f"{SITE}/about"}, content=())
+    assert index.get(f"{SITE}/about") == LinkCount(navigation=3, content=False, home=True)
 
 
 def test_link_index_is_bounded() -> None:
@@ -414,3 +424,31 @@ def test_a_site_maps_links_count_as_navigation(denoiser: Denoiser) -> None:
     _crawl(other, 3)
     other.classify(site_map, f"{SITE}/directory/")
     assert not other.classify(_ABOUT, f"{SITE}/history").is_noise
+
+
+def test_a_page_the_home_page_alone_links_from_content_is_a_site_page_at_the_end(
+    denoiser: Denoiser,
+) -> None:
+    """A project's home page leads to its own pages from tiles in its body ("Learn more
+    about the architecture"): flink-blog's eight "what is Flink" pages, stored by every
+    crawl before. While the crawl runs such a link still spares the page (the home page's
+    stories are fetched before the section pages that list them); at its end the page is
+    named, but not one a section page links to from its content too."""
+    home = _page(
+        "<main><h1>The project</h1><a href='/history'>Learn more</a>"
+        "<a href='/stories/9'>Latest story</a></main>"
+    )
+    denoiser.classify(home, f"{SITE}/")
+    _crawl(denoiser, 3)
+    assert not denoiser.classify(_ABOUT, f"{SITE}/history").is_noise
+    undated_story = _page(f"<nav><a href='/history'>About</a></nav><h1>Story 9</h1>{PROSE}")
+    assert not denoiser.classify(undated_story, f"{SITE}/stories/9").is_noise
+    section = _page("<main><h1>Stories</h1><a href='/stories/9'>Story 9</a></main>")
+    denoiser.classify(section, f"{SITE}/stories/")
+    assert denoiser.noise_pages_passed() == [(f"{SITE}/history", "navigation_page")]
+    # the same tile on a page that is no home page is a content link
+    other = Denoiser(store=None, page_model=None)
+    other.classify(home, f"{SITE}/welcome")
+    _crawl(other, 3)
+    assert not other.classify(_ABOUT, f"{SITE}/history").is_noise
+    assert other.noise_pages_passed() == []

@@ -187,14 +187,20 @@ class PageClassifier:
             return PageVerdict(True, 1.0, "navigation_page")
         return verdict
 
-    def linked_as_site_page(self, links: LinkCount | None) -> bool:
+    def linked_as_site_page(self, links: LinkCount | None, *, crawled: bool = False) -> bool:
         """Do ``links`` link to a page the way a site links to its own pages: from
         navigation on :attr:`~.rules.PageRules.navigation_min_links` pages or more, and
         from no page's content? (``navigation_page`` also needs the page to carry neither
-        date nor author.)"""
+        date nor author.)
+
+        ``crawled``: the links are the whole crawl's, and then a home page's content links
+        count as navigation (:meth:`~.links.LinkIndex.add`). Not before: a crawl fetches
+        the stories its home page leads to before the section pages that list them too.
+        """
         return (
             links is not None
             and self._navigation_min is not None
             and not links.content
+            and (crawled or not links.home)
             and links.navigation >= self._navigation_min
         )

@@ -206,16 +206,19 @@ def _is_navigation(el: etree._Element, tag: str, small: bool) -> bool:
 class LinkCount:
     """How a URL was linked on the pages seen so far."""
 
-    #: pages that linked to it from navigation only (capped at :data:`LinkIndex.CAP`)
+    #: pages that linked to it from navigation (capped at :data:`LinkIndex.CAP`)
     navigation: int
-    #: whether any page linked to it from content
+    #: whether any page but a home page linked to it from content
     content: bool
+    #: whether a home page linked to it from content (see :meth:`LinkIndex.add`)
+    home: bool = False
 
 
 class LinkIndex:
-    """For each URL: pages that linked to it from navigation, or "linked from content".
+    """For each URL: pages that linked to it from navigation, and whether a home page or
+    another page linked to it from content.
 
-    One small int per URL (a count, or -1 once a content link was seen), at most
+    One small int per URL (the count in its low byte, the two flags above it), at most
     ``max_urls`` URLs of at most ``max_chars`` characters in all: past either, URLs not
     seen yet are not added, so a huge crawl keeps a bounded index (some 30 MB at the
     defaults, under 60 MB of the longest URLs) and unknown URLs are never judged by it.
@@ -225,6 +228,8 @@ class LinkIndex:
     """
 
     CAP = 255
+    _HOME = 1 << 8
+    _CONTENT = 1 << 9
 
     def __init__(self, max_urls: int = 200_000, max_chars: int = 20_000_000) -> None:
         self.max_urls = max_urls
@@ -235,18 +240,26 @@ class LinkIndex:
     def __len__(self) -> int:
         return len(self._links)
 
-    def add(self, navigation: Iterable[str], content: Iterable[str]) -> None:
-        """Count one page's links (:func:`outgoing_links`)."""
+    def add(self, navigation: Iterable[str], content: Iterable[str], *, home: bool = False) -> None:
+        """Count one page's links (:func:`outgoing_links`); ``home``: the page is a home
+        page, whose content links are kept apart. A project's or a company's home page
+        links its own pages from tiles in its body ("Learn more about the architecture"),
+        so a site page linked from content by it alone is still a site page once the
+        crawl has seen every list and tag page that would link to an article."""
         links = self._links
+        flag = self._HOME if home else self._CONTENT
         for url in content:
-            if url in links or self._admit(url):
-                links[url] = -1
+            seen = links.get(url)
+            if seen is not None:
+                links[url] = seen | flag
+            elif self._admit(url):
+                links[url] = flag
         for url in navigation:
             seen = links.get(url)
             if seen is None:
                 if self._admit(url):
                     links[url] = 1
-            elif 0 <= seen < self.CAP:
+            elif seen & 0xFF < self.CAP:
                 links[url] = seen + 1
 
     def _admit(self, url: str) -> bool:
@@ -266,4 +279,8 @@ class LinkIndex:
         seen = self._links.get(key) if key is not None else None
         if seen is None:
             return None
-        return LinkCount(navigation=max(seen, 0), content=seen < 0)
+        return LinkCount(
+            navigation=seen & 0xFF,
+            content=bool(seen & self._CONTENT),
+            home=bool(seen & self._HOME),
+        )

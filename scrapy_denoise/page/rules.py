@@ -38,6 +38,7 @@ __all__ = [
     "apply_rules",
     "declaration_rule",
     "feature_rules",
+    "is_home_page",
     "is_root_path",
     "url_rules",
 ]
@@ -655,6 +656,15 @@ def is_root_path(path: str) -> bool:
     (``/index.html``, ``/default.aspx``)? A logo links there (see
     :func:`~scrapy_denoise.metadata.title.heading_or_title`)."""
     return not INDEX_FILE.sub("/", path).strip("/")
+
+
+def is_home_page(url: str) -> bool:
+    """Is ``url`` a site's home page or one language's (``/``, ``/index.html``, ``/zh/``)?
+    What ``shallow_url`` judges at its default bounds, whatever the rules are set to."""
+    parts = urlsplit(url)
+    path = INDEX_FILE.sub("/", parts.path)
+    home = is_root_path(path) or _LANGUAGE_ROOT.fullmatch(path) is not None
+    return home and not names_a_page(parts.query)
 
 
 def url_match_target(url: str) -> str:
