@@ -127,23 +127,23 @@ _MONTHS_MORE: tuple[str, ...] = (
     "ноември новембар novembar novembra novemba tachwedd",
     "декември децембар decembar decembra detsember desemba rhagfyr",
 )
-#: Kazakh's, Armenian's (in the genitive), Georgian's, Marathi's and Uzbek's (where they
-#: differ from Hindi's and Turkish's), by month, as those languages' news sites print their
-#: date lines ("25 сәуір 2024", "3 մայիսի 2024, 14:20", "7 მაისი 2024, 13:26", "७ एप्रिल,
-#: २०२४ १४:१२ IST", "30 aprel 2024, 17:20")
+#: Kazakh's, Armenian's (in the genitive), Georgian's, Marathi's, Uzbek's and Azerbaijani's
+#: (where they differ from Hindi's and Turkish's) and Punjabi's, by month, as those languages' news
+#: sites print their date lines ("25 сәуір 2024", "3 մայիսի 2024, 14:20", "7 მაისი 2024,
+#: 13:26", "७ एप्रिल, २०२४ १४:१२ IST", "30 aprel 2024, 17:20", "12 ਮਾਰਚ 2024 09:45 PM")
 _MONTHS_ASIA: tuple[str, ...] = (
-    "қаңтар հունվարի იანვარი जानेवारी yanvar",
-    "ақпан փետրվարի თებერვალი फेब्रुवारी fevral",
-    "наурыз մարտի მარტი",
-    "сәуір ապրիլի აპრილი एप्रिल aprel",
-    "мамыр մայիսի მაისი मे",
-    "маусым հունիսի ივნისი iyun",
-    "шілде հուլիսի ივლისი जुलै iyul",
-    "тамыз օգոստոսի აგვისტო ऑगस्ट",
-    "қыркүйек սեպտեմբերի სექტემბერი सप्टेंबर sentabr",
-    "қазан հոկտեմբերի ოქტომბერი ऑक्टोबर oktabr",
-    "қараша նոյեմբերի ნოემბერი नोव्हेंबर noyabr",
-    "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr",
+    "қаңтар հունվարի იანვარი जानेवारी yanvar ਜਨਵਰੀ",
+    "ақпан փետրվարի თებერვალი फेब्रुवारी fevral ਫਰਵਰੀ ਫ਼ਰਵਰੀ",
+    "наурыз մարտի მარტი ਮਾਰਚ",
+    "сәуір ապրիլի აპრილი एप्रिल aprel ਅਪ੍ਰੈਲ ਅਪਰੈਲ",
+    "мамыр մայիսի მაისი मे ਮਈ",
+    "маусым հունիսի ივნისი iyun ਜੂਨ",
+    "шілде հուլիսի ივლისი जुलै iyul ਜੁਲਾਈ",
+    "тамыз օգոստոսի აგვისტო ऑगस्ट avqust ਅਗਸਤ",
+    "қыркүйек սեպտեմբերի სექტემბერი सप्टेंबर sentabr sentyabr ਸਤੰਬਰ",
+    "қазан հոկտեմբերի ოქტომბერი ऑक्टोबर oktabr oktyabr ਅਕਤੂਬਰ",
+    "қараша նոյեմբերի ნოემბერი नोव्हेंबर noyabr ਨਵੰਬਰ",
+    "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr ਦਸੰਬਰ",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

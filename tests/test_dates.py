@@ -88,6 +88,8 @@ def test_find_written_date_reads_the_forms_people_read(
         ("2024ko maiatzaren 13an", (2024, 5, 13)),
         ("2024 оны 4 сарын 22, 08:36", (2024, 4, 22)),  # Mongolian, by number
         ("७ एप्रिल, २०२४ १४:१२ IST", (2024, 4, 7)),  # Marathi, in Devanagari digits
+        ("Updated: 22 ਜਨਵਰੀ 2024 08:01 PM (IST)", (2024, 1, 22)),  # Punjabi
+        ("2 avqust 2024, 12:27", (2024, 8, 2)),  # Azerbaijani
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

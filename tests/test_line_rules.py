@@ -398,6 +398,18 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("- 30 -", "stock"),
         ("Lexo edhe: Rafael Ortega në Tiranë: Progres i dukshëm, por ende punë", "stock"),
         ("▶ [함께 읽기] KTX 타고 떠나는 겨울 바다… 강릉 당일치기 코스", "stock"),
+        # a dash after the label, and an abbreviation's dots in the headline (Punjabi,
+        # Burmese, Azerbaijani, Telugu, Hausa)
+        ("ਇਹ ਵੀ ਪੜ੍ਹੋ- ਵਿਰੋਧੀ ਧਿਰ ਦਾ ਸਰਕਾਰ 'ਤੇ ਹਮਲਾ, ਕਿਹਾ- ਅਮਨ-ਕਾਨੂੰਨ ਦੀ ਸਥਿਤੀ ਵਿਗੜੀ", "stock"),
+        ("ਇਹ ਵੀ ਪੜ੍ਹੋ : ਕਣਕ ਦੀ ਬਿਜਾਈ ਤੋਂ ਪਹਿਲਾਂ ਡੀ.ਏ.ਪੀ. ਖਾਦ ਦੀ ਘਾਟ, ਲੰਮੀਆਂ ਕਤਾਰਾਂ", "stock"),
+        ("ဆက်စပ်ဖတ်ရှုရန် – စားသုံးဆီ ဈေးနှုန်း ထပ်မံ မြင့်တက်၍ ဝယ်သူ နည်း", "stock"),
+        ("Oxu: Konfrans Liqası: “Zirə” növbəti mərhələyə yüksəlib", "stock"),
+        ("Daha ətraflı: Güləşçilərimiz reytinq turnirində 8 medal qazanıb", "stock"),
+        ("ఇది కూడా చదవండి: హైదరాబాద్ మెట్రో రెండో దశకు పచ్చజెండా", "stock"),
+        ("Karanta kuma: Tsadar Rayuwa: Talaka Na Cikin Tsaka Mai Wuya", "stock"),
+        ("Baca juga: U.S. troops leave. Then a second sentence follows here.", None),
+        # many dots that fail at the end: judged at once, not by trying every split
+        ("Baca juga: " + "ab.cd." * 40 + " x. y", None),
         ("【延伸阅读】这是第一句话。这是第二句话", None),
         # a reposted story's original headline; a Korean story's sign-off
         ("原标题：洛阳马拉松男子组赛会纪录被打破", "stock"),

@@ -367,6 +367,12 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/sinhala/comments/198658",
         "/tamil/video/3304",
         "/en/newsroom/stories.page-2.html",
+        "/cartoon/2023/02/15/316412.html",  # an editorial cartoon's page
+        "/rashifal/mesh",  # a horoscope's sign and period pages
+        "/horoscope/daily/simham",
+        "/az/video",  # a video section's own page
+        "/videos/godavari-flood-third-warning-bhadrachalam/2069800",
+        "/epaper/andhra-pradesh",  # a paper's e-paper editions at its root
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -597,6 +603,13 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/about/staff",  # a nonprofit newsroom's own pages
         "/donate/",
         "/republishing-guidelines",
+        "/za-nas",  # Macedonian, in Latin letters
+        "/politika-za-kolacinja",
+        "/uslovi-za-koristenje",
+        "/impresum",
+        "/game-da-mu/",  # Hausa
+        "/tuntube-mu/",
+        "/ma-aikata/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -260,6 +260,9 @@ _READ_ALSO_LABELS = (
     r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
     r"|இதையும் படியுங்கள்|延伸阅读|相关阅读"
     r"|lexo (?:edhe|më shumë)"
+    # Punjabi's, Telugu's, Burmese's, Azerbaijani's and Hausa's (generated portals in those
+    # languages)
+    r"|oxu|daha ətraflı|karanta kuma|ਇਹ ਵੀ ਪੜ੍ਹੋ|ਪੜ੍ਹੋ ਇਹ ਵੀ(?: ਖ਼ਬਰ| ਖ਼ਬਰ| ਖਬਰ)?|ఇది కూడా చదవండి|ဆက်စပ်ဖတ်ရှုရန်"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
@@ -319,15 +322,19 @@ _STOCK_OTHER = re.compile(
 #: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
 #: lines matches these
 _READ_ALSO_OTHER = re.compile(
-    rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：]"
+    rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：\-–—]"
     # or a label in brackets, after an arrow, as Korean and Chinese sites print it: "▶
     # [함께 읽기] ..." (read along), "【延伸阅读】..."
     r"|[▶►▷■]?\s*[\[【](?:함께 읽기|관련 ?기사|같이 보기|이어서 읽기|延伸阅读|相关阅读|推荐阅读"
     r"|関連記事|あわせて読みたい)[\]】])"
-    # the headline: no sentence's end, but a number's decimal point ("1.9 juta") and an
+    # the headline: no sentence's end, but a dot inside a word (a number's decimal point,
+    # "1.9 juta"), an abbreviation's last dot ("ਡੀ.ਏ.ਪੀ. ਖਾਦ", "U.S. troops"; no two
+    # alternatives take the same character, so a line that fails fails in linear time)
+    # and an
     # exclamation or question inside it ("Lees ook: Boeremusiek lewe! Honderde dans in
     # Parys", a generated Afrikaans site's)
-    r"\s*(?:[^.!?。।]|(?<=\d)\.(?=\d)|[!?](?=\s+\S)){3,160}[!?]?",
+    r"\s*(?:[^.!?。।]|\.(?=[^\s.])|(?:(?<=\.[^\s.])|(?<=\.[^\s.]{2})|(?<=\.[^\s.]{3}))\.(?=\s)"
+    r"|[!?](?=\s+\S)){3,160}[!?]?",
     re.IGNORECASE,
 )
 #: a story's last line of its writer's and editor's initials, as Indonesian news sites
@@ -516,9 +523,15 @@ def is_stock_line(line: str) -> bool:
         or _READ_ALSO_OTHER.fullmatch(collapsed) is not None
     ):
         return True
-    if ("：" in collapsed or "]" in collapsed or "】" in collapsed) and (
-        _READ_ALSO_OTHER.fullmatch(collapsed) is not None
-    ):
+    if (
+        "：" in collapsed
+        or "]" in collapsed
+        or "】" in collapsed
+        # a label a dash parts from its headline ("ਇਹ ਵੀ ਪੜ੍ਹੋ- ...", "ဆက်စပ်ဖတ်ရှုရန် – ...")
+        or "-" in collapsed
+        or "–" in collapsed
+        or "—" in collapsed
+    ) and _READ_ALSO_OTHER.fullmatch(collapsed) is not None:
         return True
     if collapsed.startswith("(") and _INITIALS.fullmatch(collapsed) is not None:
         return True

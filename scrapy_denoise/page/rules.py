@@ -114,13 +114,26 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|myndasyrp(?:a|ur)|myndskei(?:ð|d)"
     # Welsh's galleries (/orielau/SLUG), Basque's photos and videos (/argazkiak/ID/SLUG.htm,
     # /bideoak/ID/SLUG.htm)
-    r"|orielau|argazkiak|bideoak)/[^?]+",
+    r"|orielau|argazkiak|bideoak"
+    # an editorial cartoon's page: a drawing and its caption (a generated Burmese news
+    # site's crawl stored its ten); a horoscope's page by its sign or period, under the
+    # horoscope's folder (/rashifal/mesh, /horoscope/daily/simham: generated Punjabi and
+    # Telugu portals' crawls stored 8 and 13); no shared page has such a folder
+    r"|cartoons?|horoscopes?|horoskop(?:ai|y|i|e)?|hor(?:ó|o)scopos?|rashifal|rasipalan)/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
     # /video/v_29744767: a player and a sentence or two; generated copies of six news
     # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
     # post as often, and of the shared pages the one other /video/ folder is a shop's
-    # product page deeper down
-    rf"^/(?:{_LANGUAGE}/)?(?:video|fideo)/[^?]+",
+    # product page deeper down; and the section's own page (/az/video: a generated
+    # Azerbaijani agency's)
+    rf"^/(?:{_LANGUAGE}/)?(?:video|fideo)(?:/[^?]+)?",
+    # and the plural with the video's number after its slug (/videos/SLUG/2069800: a
+    # generated Telugu portal's), which a blog's posts do not carry
+    rf"^/(?:{_LANGUAGE}/)?videos/[^/?]+/\d+",
+    # a paper's e-paper editions at its root (/epaper/hyderabad: a generated Telugu portal's
+    # crawl stored its three; the one shared page with such a folder, an l3s story, has it
+    # deeper down)
+    rf"^/(?:{_LANGUAGE}/)?e-?papers?(?:/[^?]*)?",
     # a comment's own page by its id (Forem's /username/comment/1cny, Drupal's
     # /comment/405); a slug after "comment" is an opinion section's article
     # (/comment/why-the-budget-fails), and the plural with an id a blog's entry with its
@@ -493,6 +506,14 @@ DEFAULT_SITE_PAGES = (
     # weather, subscription (a generated Berria-style daily's, in its /zerbitzuak/ folder)
     r"|cookieak|guri[-_]buruz|harremanetarako|lege[-_]oharra|pribatutasun[-_]politika"
     r"|publizitatea|buletina|eguraldia|harpidetza"
+    # Macedonian (in Latin letters): about us, imprint, privacy and cookie policies, terms,
+    # marketing, forgotten password (a generated Macedonian portal's crawl stored them)
+    r"|za[-_]nas|impresum|politika[-_]za[-_](?:privatnost|kola(?:č|c)i(?:nj|w)a)"
+    r"|uslovi[-_]za[-_]kori(?:s|st)enje|marketing|zaboravena[-_]lozinka"
+    # Hausa: about us, contact, privacy, terms, advertising, cookie policy, staff (a
+    # generated Hausa news site's)
+    r"|game[-_]da[-_]mu|tuntu(?:ɓ|b)e[-_]mu|manufofin[-_]sirri|sharu(?:ɗɗ|dd)an[-_]amfani|talla"
+    r"|manufar[-_]kukis|ma[-_]aikata(?:nmu)?"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
