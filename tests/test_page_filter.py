@@ -373,6 +373,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/az/video",  # a video section's own page
         "/videos/godavari-flood-third-warning-bhadrachalam/2069800",
         "/epaper/andhra-pradesh",  # a paper's e-paper editions at its root
+        "/events/2024-12-07/holiday-open-house",  # an event's page under its day
+        "/events/2025/03/15/river-science-night",
+        "/series/home-front",  # a series' page, its parts listed
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -389,6 +392,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/backnumber/why-we-keep-old-issues/",
         "/zpravy/domaci/slug.A240503_142000_domaci_abc",  # iDNES's story
         "/foto/2024/05/best-photos-of-the-month/",
+        "/events/us/",  # wcxb's article on a company's events
+        "/series/home-front/part-1",  # a series' part
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
         "/archives/1403",
@@ -610,6 +615,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/game-da-mu/",  # Hausa
         "/tuntube-mu/",
         "/ma-aikata/",
+        "/events",  # a station's events calendar and sponsorship page
+        "/underwriting",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

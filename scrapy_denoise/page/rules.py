@@ -101,6 +101,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # WordPress's older comments, with the whole post over them (/slug/comment-page-1/: a
     # generated Newspack newsroom's crawl stored one; no shared page has such a path)
     r"comment-page-\d+",
+    # an event's own page under its day (/events/2024-12-07/holiday-open-house,
+    # /events/2025/03/15/river-science-night: a place, a time and a paragraph; generated
+    # public-radio and Drupal city copies' truth counts them noise, their crawls stored 6
+    # and 11), and a series' page listing its parts at the root (/series/home-front:
+    # Brightspot's and Hashnode's); no shared page has either path
+    r"events?/(?:19|20)\d{2}(?:[-/]\d{1,2}){0,2}/[^?]+",
+    rf"^/(?:{_LANGUAGE}/)?series/[^/?]+",
     # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
     # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
     # or two under each picture. Generated copies of six news sites in as many languages
@@ -497,6 +504,9 @@ DEFAULT_SITE_PAGES = (
     # guidelines and news tips (a generated Newspack newsroom's crawl stored them)
     r"|staff|corrections|donate|donations|sponsorships?|republish(?:ing)?(?:[-_]guidelines)?"
     r"|tips"
+    # a public station's events calendar and its sponsorship page (a generated Brightspot
+    # station's; not "calendar": a cleaneval article is /pages/calendar.html)
+    r"|events|underwriting"
     # vacancies, and Uzbek's weather and exchange rates (a generated Uzbek portal's)
     r"|vacanc(?:y|ies)|vakansiyalar|ob[-_]havo|valyuta"
     # Welsh: subscribe, privacy, newsletter, about us, contact, terms, advertising, jobs
