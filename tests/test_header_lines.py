@@ -98,6 +98,9 @@ PUBLISHED = datetime(2024, 5, 21, 15, 15, tzinfo=UTC)
         ("Muallif: Dilnoza Karimova | 21 may 2024, 17:20", ["Dilnoza Karimova"]),  # Uzbek
         ("Dydd Mawrth, 21 Mai 2024, 10:45 Diweddarwyd: 21 Mai 2024, 13:17", []),  # Welsh
         ("Gan Catrin Rhys", ["Catrin Rhys"]),
+        # Bosnian: "writes", the date's closing dot, "at", comments and views
+        ("Piše: Lejla Mehmedović 21.5.2024. u 17:37 214 94.452 pregleda", ["Lejla Mehmedović"]),
+        ("Edited By ਮਨਦੀਪ ਕੌਰ, Updated: 21 ਮਈ 2024 08:01 PM (IST)", ["ਮਨਦੀਪ ਕੌਰ"]),  # Punjabi
         ("2024ko maiatzaren 21a, 17:40 Eguneratua: 18:40", []),  # Basque
         # Mongolian, by number, its category glued on, with view, comment and print icons
         (

@@ -409,7 +409,10 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Karanta kuma: Tsadar Rayuwa: Talaka Na Cikin Tsaka Mai Wuya", "stock"),
         ("Baca juga: U.S. troops leave. Then a second sentence follows here.", None),
         # many dots that fail at the end: judged at once, not by trying every split
-        ("Baca juga: " + "ab.cd." * 40 + " x. y", None),
+        ("Baca juga: " + "ab.cd." * 40 + " x. Y", None),
+        ("Pročitajte još: Bh. atletičari osvojili pet medalja", "stock"),  # lower case next
+        ("Pročitajte još: Tuzlanski džez festival slavi 20. rođendan", "stock"),
+        ("Pročitajte još: Prva rečenica. Druga rečenica ovdje.", None),
         ("【延伸阅读】这是第一句话。这是第二句话", None),
         # a reposted story's original headline; a Korean story's sign-off
         ("原标题：洛阳马拉松男子组赛会纪录被打破", "stock"),

@@ -376,6 +376,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/events/2024-12-07/holiday-open-house",  # an event's page under its day
         "/events/2025/03/15/river-science-night",
         "/series/home-front",  # a series' page, its parts listed
+        "/sorani/onair/tv/live",  # a broadcaster's live stream and episodes
+        "/onair/tv/episodes/bazar/06032025",
+        "/sorani/video/050720234",  # in a language's folder by its name
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -615,6 +618,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/game-da-mu/",  # Hausa
         "/tuntube-mu/",
         "/ma-aikata/",
+        "/politika-privatnosti",  # Bosnian
+        "/uslovi-koristenja",
+        "/sorani/terms",  # in a language's folder by its name
         "/events",  # a station's events calendar and sponsorship page
         "/underwriting",
     ],
@@ -640,7 +646,8 @@ def test_shallow_url_fires_on_the_site_root_and_a_languages_root_only() -> None:
     assert _reason(_article_html(), "https://news.example.com") == "shallow_url"
     assert _reason(_article_html(), "https://news.example.com/our-trip") is None
     # flink-blog's Chinese home page, /zh/, passed the filter and was stored as an article
-    for path in ("/zh/", "/en", "/en-us/", "/pt_BR/index.html", "/arm/", "/eng/index.html"):
+    homes = ("/zh/", "/en", "/en-us/", "/pt_BR/index.html", "/arm/", "/eng/index.html", "/sorani/")
+    for path in homes:
         assert _reason(_article_html(), "https://news.example.com" + path) == "shallow_url"
     for path in ("/zh/what-is-flink/", "/app/", "/ai-news/", "/blog/en/"):
         assert _reason(_article_html(), "https://news.example.com" + path) is None

@@ -89,7 +89,8 @@ _READING = re.compile(
     r"|(?:č|c)(?:í|i)tania|lugemist|las(?:ī|i)(?:š|s)anai|skaitymo|l(?:æ|ä|e)s(?:n|t)ing"
     r"|leestyd))?(?!\w)"
     r"|\b[\d,.]+\s*(?:words|views|comments?|vistas|visitas|visualiza(?:ç|c)(?:õ|o)es|vues"
-    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|kommentaar|aufrufe|კომენტარები)"
+    r"|comentarios|coment(?:á|a)rios|commentaires|kommentare|kommentaar|aufrufe|კომენტარები"
+    r"|pregleda|прегледа)"
     r"(?!\w)"
     r"|\b(?:no\s+comments|sin\s+comentarios|sem\s+coment(?:á|a)rios|aucun\s+commentaire"
     r"|keine\s+kommentare)\b"
@@ -127,6 +128,9 @@ _FILLER = re.compile(
     r"|posodobljeno|публикувано|обновено|ажурирано"
     r"|paskelbta|atnaujinta|publicēts|atjaunots|avaldatud|uuendatud|publicat|actualitzat"
     r"|ob|avtor|аутор"
+    # Bosnian's, Croatian's and Serbian's "writes", "write" and "at" ("Piše: Lejla
+    # Mehmedović 26.11.2024. u 20:37 214 94.452 pregleda", a generated Klix-style portal's)
+    r"|pi(?:š|s)e|pi(?:š|s)u|u|пише|пишу"
     # Polish: "Opublikowano: ...", "Aktualizacja: 03.05.2024, 14:20", "Autor: ..."
     r"|opublikowano|aktualizacja|zaktualizowano|autor"
     # Ukrainian weekdays ("Андрій Сидоренко — Пʼятниця, 3 травня 2024, 14:20")

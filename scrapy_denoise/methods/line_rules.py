@@ -321,6 +321,9 @@ _STOCK_OTHER = re.compile(
 #: sites). English's "Related: ..." and "Read more: ..." are not among them: the shared
 #: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
 #: lines matches these
+#: a lower-case letter of the Latin, Cyrillic and Greek alphabets (the patterns here ignore
+#: case, so this is used case-sensitively)
+_LOWER = "[a-zß-öø-ÿčćđšžłńśźżąęěřůťďňľĺŕőűğışāēīūėįųа-яёђ-џα-ω]"
 _READ_ALSO_OTHER = re.compile(
     rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：\-–—]"
     # or a label in brackets, after an arrow, as Korean and Chinese sites print it: "▶
@@ -328,12 +331,14 @@ _READ_ALSO_OTHER = re.compile(
     r"|[▶►▷■]?\s*[\[【](?:함께 읽기|관련 ?기사|같이 보기|이어서 읽기|延伸阅读|相关阅读|推荐阅读"
     r"|関連記事|あわせて読みたい)[\]】])"
     # the headline: no sentence's end, but a dot inside a word (a number's decimal point,
-    # "1.9 juta"), an abbreviation's last dot ("ਡੀ.ਏ.ਪੀ. ਖਾਦ", "U.S. troops"; no two
-    # alternatives take the same character, so a line that fails fails in linear time)
-    # and an
-    # exclamation or question inside it ("Lees ook: Boeremusiek lewe! Honderde dans in
-    # Parys", a generated Afrikaans site's)
-    r"\s*(?:[^.!?。।]|\.(?=[^\s.])|(?:(?<=\.[^\s.])|(?<=\.[^\s.]{2})|(?<=\.[^\s.]{3}))\.(?=\s)"
+    # "1.9 juta"), an abbreviation's last dot ("ਡੀ.ਏ.ਪੀ. ਖਾਦ", "U.S. troops") or one
+    # before a lower-case word (an ordinal's, "slavi 20. rođendan", an abbreviation's,
+    # "Bh. atletičari"), and an exclamation or question inside it ("Lees ook: Boeremusiek
+    # lewe! Honderde dans in Parys", a generated Afrikaans site's). Each character has one
+    # alternative that can take it, so a line that fails fails in linear time.
+    r"\s*(?:[^.!?。।]|\.(?=[^\s.])"
+    r"|\.(?:(?<=\.[^\s.]\.)|(?<=\.[^\s.]{2}\.)|(?<=\.[^\s.]{3}\.)"
+    rf"|(?=\s(?-i:{_LOWER})))(?=\s)"
     r"|[!?](?=\s+\S)){3,160}[!?]?",
     re.IGNORECASE,
 )

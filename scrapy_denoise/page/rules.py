@@ -48,10 +48,14 @@ __all__ = [
 #: ``/rus/``; no path of the shared data starts with one of these), and the names South
 #: Asian sites give theirs (Ada Derana's ``/sinhala/``, ``/tamil/``; of the shared pages,
 #: xinhuanet's and VOA's stories are under ``/english/``, which the patterns that read this
-#: name no more of)
+#: name no more of), and the names of the languages international broadcasters and
+#: Kurdish, Middle Eastern and African portals file their editions under (Rudaw's
+#: ``/sorani/``, ``/kurmanci/``, ``/arabic/``; no path of the shared data starts with one)
 _LANGUAGE = (
     r"(?:[a-z]{2}(?:[-_][a-z]{2})?|eng|rus|arm|geo|aze|ukr|kaz|uzb"
-    r"|english|sinhala|tamil|hindi|urdu|bangla|nepali)"
+    r"|english|sinhala|tamil|hindi|urdu|bangla|nepali"
+    r"|arabic|persian|farsi|turkish|russian|french|spanish|portuguese|chinese|sorani|kurmanci"
+    r"|pashto|dari|somali|hausa|swahili|amharic|burmese)"
 )
 
 #: Regexes for the *end* of a URL path (whole segments, case-insensitive; a trailing
@@ -101,6 +105,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # WordPress's older comments, with the whole post over them (/slug/comment-page-1/: a
     # generated Newspack newsroom's crawl stored one; no shared page has such a path)
     r"comment-page-\d+",
+    # a broadcaster's live stream, its programmes and their episodes (/sorani/onair/tv/live,
+    # /onair/tv/episodes/SHOW/06032025: a generated Rudaw-style portal's crawl stored 22)
+    r"onair(?:/[^?]+)?",
     # an event's own page under its day (/events/2024-12-07/holiday-open-house,
     # /events/2025/03/15/river-science-night: a place, a time and a paragraph; generated
     # public-radio and Drupal city copies' truth counts them noise, their crawls stored 6
@@ -467,9 +474,9 @@ DEFAULT_SITE_PAGES = (
     r"|horoskop(?:ai|y|i|e)?|horoscopes?|hor(?:ó|o)scopo|rashifal|rasipalan|weather|wetter"
     r"|vrijeme|pogoda|laika[-_]prognoze|vremenska[-_]prognoza|kursna[-_]lista"
     r"|tv[-_]?(?:program|programme|guide|listings)"
-    # Latvian's, Serbian's and Swahili's terms, privacy and advertising pages
+    # Latvian's, Serbian's, Bosnian's and Swahili's terms, privacy and advertising pages
     r"|(?:komente(?:š|s)anas|lieto(?:š|s)anas)[-_]noteikumi|privatuma[-_]politika"
-    r"|uslovi[-_]kori(?:š|s)(?:ć|c)enja|sera[-_]ya[-_]faragha|vigezo[-_]na[-_]masharti"
+    r"|uslovi[-_]kori(?:š|s)(?:ć|c|t)enja|politika[-_]privatnosti|sera[-_]ya[-_]faragha|vigezo[-_]na[-_]masharti"
     r"|tangaza[-_]nasi"
     # Afrikaans: about us, privacy, terms, advertising, corrections and complaints, donate,
     # jobs, weather (a generated Afrikaans news site's crawl stored all eight)
