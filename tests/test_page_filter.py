@@ -378,6 +378,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/series/home-front",  # a series' page, its parts listed
         "/sorani/onair/tv/live",  # a broadcaster's live stream and episodes
         "/onair/tv/episodes/bazar/06032025",
+        "/archive/2024/01.html",  # a month's archive with a file's suffix
         "/sorani/video/050720234",  # in a language's folder by its name
     ],
 )

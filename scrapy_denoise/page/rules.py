@@ -242,10 +242,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/arhiva/2024/05/03/, mbl.is's "overview" /frettir/yfirlit/2024/05/03/), Welsh's, and
     # the "hemeroteka" (a paper's back issues) of Spanish and Basque papers,
     # and Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
-    # portal's crawl stored 24)
+    # portal's crawl stored 24); the date may end in a file's suffix (AEM's
+    # /archive/2024/01.html: a generated Manorama-style portal's crawl stored 6)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
     r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit|archif|hemeroteka)"
-    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)|/1[34]\d\d/\d\d?(?:/\d\d?)?"
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)(?:\.s?html?)?"
+    r"|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # Tumblr's archive by a post type (/archive/filter-by/photo: a generated Tumblr blog's
     # crawl stored its three)
