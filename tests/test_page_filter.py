@@ -379,6 +379,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/sorani/onair/tv/live",  # a broadcaster's live stream and episodes
         "/onair/tv/episodes/bazar/06032025",
         "/archive/2024/01.html",  # a month's archive with a file's suffix
+        "/districts/telangana/khammam",  # an Indian portal's district pages
+        "/district-news/idukki.html",
         "/sorani/video/050720234",  # in a language's folder by its name
     ],
 )
@@ -398,6 +400,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/foto/2024/05/best-photos-of-the-month/",
         "/events/us/",  # wcxb's article on a company's events
         "/series/home-front/part-1",  # a series' part
+        "/district/343604",  # a story under the singular, by its number
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
         "/archives/1403",

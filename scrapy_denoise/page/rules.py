@@ -108,6 +108,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # a broadcaster's live stream, its programmes and their episodes (/sorani/onair/tv/live,
     # /onair/tv/episodes/SHOW/06032025: a generated Rudaw-style portal's crawl stored 22)
     r"onair(?:/[^?]+)?",
+    # an Indian portal's district pages, the stories of one district listed
+    # (/districts/telangana/khammam, /district-news/idukki.html: generated Telugu and
+    # Malayalam portals' crawls stored 14 and 6 to 10); a story's number after the singular
+    # (bssnews's /district/343604, a wcxb article) is not named
+    r"(?:districts|district[-_]news)/[a-z-]+(?:/[a-z-]+)?(?:\.html?)?",
     # an event's own page under its day (/events/2024-12-07/holiday-open-house,
     # /events/2025/03/15/river-science-night: a place, a time and a paragraph; generated
     # public-radio and Drupal city copies' truth counts them noise, their crawls stored 6
