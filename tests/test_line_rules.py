@@ -413,6 +413,10 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Pročitajte još: Bh. atletičari osvojili pet medalja", "stock"),  # lower case next
         ("Pročitajte još: Tuzlanski džez festival slavi 20. rođendan", "stock"),
         ("Pročitajte još: Prva rečenica. Druga rečenica ovdje.", None),
+        ("អានបន្ថែម៖ អង្គការ WHO ព្រមានពីការរីករាលដាលនៃជំងឺគ្រុនឈាមនៅថៃ", "stock"),  # Khmer
+        ("- Advertisement -", "stock"),  # an ad's label between dashes
+        ("- ពាណិជ្ជកម្ម -", "stock"),
+        ("- The Kosovo Kontradiction -", None),
         ("【延伸阅读】这是第一句话。这是第二句话", None),
         # a reposted story's original headline; a Korean story's sign-off
         ("原标题：洛阳马拉松男子组赛会纪录被打破", "stock"),

@@ -260,9 +260,10 @@ _READ_ALSO_LABELS = (
     r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
     r"|இதையும் படியுங்கள்|延伸阅读|相关阅读"
     r"|lexo (?:edhe|më shumë)"
-    # Punjabi's, Telugu's, Burmese's, Azerbaijani's and Hausa's (generated portals in those
-    # languages)
-    r"|oxu|daha ətraflı|karanta kuma|ਇਹ ਵੀ ਪੜ੍ਹੋ|ਪੜ੍ਹੋ ਇਹ ਵੀ(?: ਖ਼ਬਰ| ਖ਼ਬਰ| ਖਬਰ)?|ఇది కూడా చదవండి|ဆက်စပ်ဖတ်ရှုရန်"
+    # Punjabi's, Telugu's, Burmese's, Azerbaijani's, Hausa's and Khmer's (generated portals
+    # in those languages)
+    r"|oxu|daha ətraflı|karanta kuma|អានបន្ថែម"
+    r"|ਇਹ ਵੀ ਪੜ੍ਹੋ|ਪੜ੍ਹੋ ਇਹ ਵੀ(?: ਖ਼ਬਰ| ਖ਼ਬਰ| ਖਬਰ)?|ఇది కూడా చదవండి|ဆက်စပ်ဖတ်ရှုရန်"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
@@ -325,7 +326,7 @@ _STOCK_OTHER = re.compile(
 #: case, so this is used case-sensitively)
 _LOWER = "[a-zß-öø-ÿčćđšžłńśźżąęěřůťďňľĺŕőűğışāēīūėįųа-яёђ-џα-ω]"
 _READ_ALSO_OTHER = re.compile(
-    rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：\-–—]"
+    rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：៖\-–—]"
     # or a label in brackets, after an arrow, as Korean and Chinese sites print it: "▶
     # [함께 읽기] ..." (read along), "【延伸阅读】..."
     r"|[▶►▷■]?\s*[\[【](?:함께 읽기|관련 ?기사|같이 보기|이어서 읽기|延伸阅读|相关阅读|推荐阅读"
@@ -505,6 +506,16 @@ _CHANGE_STAMP_ZH = re.compile(
     rf"(?:本文)?(?:上次编辑于|最后(?:更新|编辑|修改)(?:时间|于)?|最近更新(?:时间|于)?)\s*[:：]?\s*"
     rf"(?:{DATE_PATTERN})(?:\s*[，,]\s*已(?:经)?(?:超过|过去)?\s*\d+\s*天[^。！？]{{0,60}}[。！]?)?"
 )
+#: an advertisement's label between dashes, as tagDiv's Newspaper theme (the most used
+#: WordPress news theme) prints it over every ad slot in a story: "- Advertisement -",
+#: "- ពាណិជ្ជកម្ម -" (a generated Khmer portal's stories kept it); no line of the shared
+#: data's truth or of the default's output over it has this form
+_DASHES = "-–—"
+_DASHED_AD_LABEL = re.compile(
+    r"[-–—]\s*(?:advertisement|anzeige|werbung|publicit[ée]|publicidad|pubblicit[àa]"
+    r"|advertentie|reklama|реклама|reklam|quảng cáo|iklan|ពាណិជ្ជកម្ម|โฆษณา|広告|광고)\s*[-–—]",
+    re.IGNORECASE,
+)
 _STOCK_LOWER = _case_sensitive_twin(_STOCK)
 _STOCK_OTHER_LOWER = _case_sensitive_twin(_STOCK_OTHER)
 
@@ -514,6 +525,8 @@ def is_stock_line(line: str) -> bool:
     if len(line) > _MAX_STOCK_CHARS:
         return False
     collapsed = " ".join(line.split())
+    if collapsed[:1] in _DASHES and _DASHED_AD_LABEL.fullmatch(collapsed) is not None:
+        return True
     lowered = collapsed.lower()
     if (
         len(collapsed) <= _MAX_READING_TIME_CHARS
@@ -530,6 +543,7 @@ def is_stock_line(line: str) -> bool:
         return True
     if (
         "：" in collapsed
+        or "៖" in collapsed
         or "]" in collapsed
         or "】" in collapsed
         # a label a dash parts from its headline ("ਇਹ ਵੀ ਪੜ੍ਹੋ- ...", "ဆက်စပ်ဖတ်ရှုရန် – ...")
