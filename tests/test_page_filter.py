@@ -381,6 +381,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/archive/2024/01.html",  # a month's archive with a file's suffix
         "/districts/telangana/khammam",  # an Indian portal's district pages
         "/district-news/idukki.html",
+        "/en/about-us/leadership/catherine-alvarez",  # a company's executives and locations
+        "/en/locations/houston",
         "/sorani/video/050720234",  # in a language's folder by its name
     ],
 )
@@ -401,6 +403,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/events/us/",  # wcxb's article on a company's events
         "/series/home-front/part-1",  # a series' part
         "/district/343604",  # a story under the singular, by its number
+        "/leadership/why-hasnt-tutoring-been-more-effective/2025/11",  # edweek's section
         "/archives/2025/12/16/vibe_coding.html",  # dated post under /archives/
         "/archives/12345",  # WordPress post id permalink
         "/archives/1403",

@@ -113,6 +113,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Malayalam portals' crawls stored 14 and 6 to 10); a story's number after the singular
     # (bssnews's /district/343604, a wcxb article) is not named
     r"(?:districts|district[-_]news)/[a-z-]+(?:/[a-z-]+)?(?:\.html?)?",
+    # a company's executives' biographies under its about pages, and its locations at its
+    # root (/en/about-us/leadership/NAME, /en/locations/houston: a generated Sitecore
+    # corporate site's crawl stored 10 and 12; edweek's /leadership/SLUG/2025/11, a wcxb
+    # article, is a section of stories)
+    r"(?:about(?:[-_]us)?|company|who[-_]we[-_]are)/leadership/[^/?]+",
+    rf"^/(?:{_LANGUAGE}/)?locations/[^/?]+",
     # an event's own page under its day (/events/2024-12-07/holiday-open-house,
     # /events/2025/03/15/river-science-night: a place, a time and a paragraph; generated
     # public-radio and Drupal city copies' truth counts them noise, their crawls stored 6
