@@ -300,10 +300,7 @@ class Denoiser:
         removed_lines = 0
         if learner is not None and opts.line_stats and site:
             counted = lines
-            # an undated page of a site that dates its articles: its lines count, not the
-            # page (SiteLearner.filter_lines)
-            as_page = meta.published is not None or learner.dated(site) < MIN_DATED
-            kept = learner.filter_lines(site, lines, learn=teach, url=doc.url, as_page=as_page)
+            kept = learner.filter_lines(site, lines, learn=teach, url=doc.url)
             removed_lines = len(lines) - len(kept)
             lines = kept
         if not opts.keep_headline:

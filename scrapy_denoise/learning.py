@@ -181,13 +181,7 @@ class SiteLearner:
     # -- line statistics ----------------------------------------------------------------
 
     def filter_lines(
-        self,
-        site: str,
-        lines: Sequence[str],
-        learn: bool = True,
-        *,
-        url: str | None = None,
-        as_page: bool = True,
+        self, site: str, lines: Sequence[str], learn: bool = True, *, url: str | None = None
     ) -> list[str]:
         """The lines that are not site noise; with ``learn`` the page is counted first.
 
@@ -195,15 +189,6 @@ class SiteLearner:
         counts the lines it gained since the lines its URL counted (a visit recorded without
         them, a noise page's or one from before schema 0004, counts nothing and records
         them). Without ``url`` the page is counted as new.
-
-        ``as_page=False`` counts the page's lines but not the page itself in the site's page
-        count RC, which sets how often a line must recur to be noise. The Denoiser passes it
-        for an undated page of a site that dates its articles: such pages are a company's
-        product, biography and location pages more often than articles, and counted as
-        pages they raised RC until the "About the company" paragraph and forward-looking
-        statement under every press release no longer recurred often enough (a generated
-        corporate newsroom: 16 to 39 of its 65 releases kept them, 7 to 9 so). Their lines
-        still count: a sidebar line they share with the articles goes as soon as before.
         """
         with self._lock:
             # Revisits count here but not in the template batch, so this counter can run
@@ -225,12 +210,12 @@ class SiteLearner:
                         learn = len(taught) < MAX_TAUGHT
             keyed = keyed_lines(lines, self.line_params)
             self._page_keys = (lines, keyed)
-            kept = stats.filter(lines, learn, taught=taught, keyed=keyed, as_page=as_page)
+            kept = stats.filter(lines, learn, taught=taught, keyed=keyed)
             if learn:
                 self._line_pages += 1
                 self._page_open = True
                 every = self.line_params.prune_every
-                if taught is None and as_page and every and stats.pages_processed % every == 0:
+                if taught is None and every and stats.pages_processed % every == 0:
                     stats.prune()
             return kept
 

@@ -316,49 +316,6 @@ def test_a_recrawl_learns_a_line_the_site_added_to_its_old_pages(tmp_path: Path)
         assert all(f"Story {i}, part 5: the harbour board" in text for text in texts)
 
 
-def _release(i: int) -> str:
-    """A dated press release of a company whose releases all end in its "About" paragraph."""
-    return (
-        f"<html><head><title>Release {i} - Acme</title>"
-        f'<meta property="article:published_time" content="2024-05-{i % 28 + 1:02d}T10:00:00Z">'
-        f"</head><body><article><h1>Acme announces result number {i}</h1>"
-        f"<p>Release {i}: Acme reported its figures for the quarter today, with orders up "
-        f"{i} percent on the year before and a new plant opening in the spring.</p>"
-        "<p>About Acme: Acme makes pumps, valves and motors for customers in forty "
-        "countries, and employs twelve thousand people worldwide.</p></article></body></html>"
-    )
-
-
-def _product(i: int) -> str:
-    """An undated product page of the same company, which passes the page filter."""
-    return (
-        f"<html><head><title>Pump model {i} - Acme</title></head><body><main>"
-        f"<h1>Pump model {i}</h1><p>The model {i} pump moves water for cities and farms, "
-        "with a motor that runs for years between services and a housing of steel.</p>"
-        "</main></body></html>"
-    )
-
-
-def test_an_undated_page_of_a_dated_site_is_not_counted_as_a_page() -> None:
-    """A company's undated product pages raised RC, which sets how often a line must
-    recur to be noise, until the "About" paragraph under every release no longer did."""
-    site = "https://acme.example"
-    with Denoiser(page_model=None) as d:
-        assert d.learner is not None
-        for i in range(3):  # the site shows that it dates its articles
-            d.extract(_release(i), f"{site}/news/release-{i}")
-        for i in range(5):
-            assert not d.extract(_product(i), f"{site}/range/pump-{i}").verdict.is_noise
-        assert d.learner.pages_learned(site) == 3
-        d.extract(_release(3), f"{site}/news/release-3")
-        assert d.learner.pages_learned(site) == 4
-    # before the site has shown its dates, an undated page counts as a page
-    with Denoiser(page_model=None) as d:
-        assert d.learner is not None
-        d.extract(_product(0), f"{site}/range/pump-0")
-        assert d.learner.pages_learned(site) == 1
-
-
 def test_learn_skips_an_article_met_under_another_url() -> None:
     url = "https://news.example/2024/05/06/storm.html"
     with Denoiser() as d:

@@ -139,13 +139,6 @@ def test_a_revisit_counts_only_the_lines_it_gained_and_not_as_a_page() -> None:
     assert lines.pages_processed == 10 and lines.pending_pages == 0
 
 
-def test_a_page_counted_not_as_a_page_counts_its_lines_but_not_rc() -> None:
-    lines = SiteLines(PARAMS, pages_processed=10, counts={key("menu"): 9})
-    lines.filter(["menu", "product details"], as_page=False)
-    assert lines.counts == {key("menu"): 10, key("product details"): 1}
-    assert lines.pages_processed == 10 and lines.pending_pages == 0
-
-
 def test_packed_keys_are_short_sorted_and_read_back() -> None:
     keys = [key("b"), key("a"), key("b")]
     packed = pack_keys(keys)

@@ -261,13 +261,11 @@ class SiteLines:
         *,
         taught: Collection[bytes] | None = None,
         keyed: Sequence[tuple[bytes, str] | None] | None = None,
-        as_page: bool = True,
     ) -> list[str]:
         """The lines to keep, in order. With ``learn`` the page is counted first: as a new
         page, or, given ``taught`` (the short keys of the lines its URL counted before), as
         a revisit that counts only the lines it gained. ``keyed``: the lines'
-        :func:`keyed_lines`, when the caller has them. ``as_page=False`` counts the lines
-        but not the page in RC (see ``SiteLearner.filter_lines``)."""
+        :func:`keyed_lines`, when the caller has them."""
         params = self.params
         if keyed is None:
             keyed = keyed_lines(lines, params)
@@ -291,7 +289,7 @@ class SiteLines:
             for line, key in zip(lines, keys, strict=True)
             if key is None or self.counts.get(key, 0) <= limit
         ]
-        if learn and taught is None and as_page:
+        if learn and taught is None:
             self.pages_processed += 1
             self.pending_pages += 1
         return kept
