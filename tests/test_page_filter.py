@@ -383,6 +383,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/district-news/idukki.html",
         "/en/about-us/leadership/catherine-alvarez",  # a company's executives and locations
         "/en/locations/houston",
+        "/comments/318242",  # a story's comments at the root, by its number
         "/sorani/video/050720234",  # in a language's folder by its name
     ],
 )
@@ -628,6 +629,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/politika-privatnosti",  # Bosnian
         "/uslovi-koristenja",
         "/sorani/terms",  # in a language's folder by its name
+        "/kantakty/",  # Belarusian
+        "/padtrymaj/",
         "/events",  # a station's events calendar and sponsorship page
         "/underwriting",
     ],

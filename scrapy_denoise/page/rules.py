@@ -102,6 +102,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # or by the story's number (SME's /diskusia/23400802/: a generated Slovak portal's crawl
     # stored 115); an English "comments" with a number is a blog entry's own page (above)
     r"(?:diskuse|diskusia|dyskusja|iruzkinak)/\d+",
+    # and an English "comments" folder at a site's root with a story's number of five
+    # digits or more (/comments/318242: a generated Nasha Niva-style portal's crawl stored
+    # 60); the cleaneval weblog's entry, /index.php/weblog/comments/5933/, is deeper down,
+    # and a short number at the root may be such an entry too
+    rf"^/(?:{_LANGUAGE}/)?comments/\d{{5,}}",
     # WordPress's older comments, with the whole post over them (/slug/comment-page-1/: a
     # generated Newspack newsroom's crawl stored one; no shared page has such a path)
     r"comment-page-\d+",
@@ -544,6 +549,8 @@ DEFAULT_SITE_PAGES = (
     # generated Hausa news site's)
     r"|game[-_]da[-_]mu|tuntu(?:ɓ|b)e[-_]mu|manufofin[-_]sirri|sharu(?:ɗɗ|dd)an[-_]amfani|talla"
     r"|manufar[-_]kukis|ma[-_]aikata(?:nmu)?"
+    # Belarusian (in Latin letters): contacts, masthead, support us
+    r"|kantakty|redakcyja|padtrymaj"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
