@@ -414,6 +414,8 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Pročitajte još: Tuzlanski džez festival slavi 20. rođendan", "stock"),
         ("Pročitajte još: Prva rečenica. Druga rečenica ovdje.", None),
         ("អានបន្ថែម៖ អង្គការ WHO ព្រមានពីការរីករាលដាលនៃជំងឺគ្រុនឈាមនៅថៃ", "stock"),  # Khmer
+        ("BASAHIN: MAGSASAKA SA PAMPANGA, UMARAY SA MABABANG PRESYO NG PALAY", "stock"),
+        ("Basahin din: Bangka tumaob sa karagatan ng Leyte; 13 pasahero nailigtas", "stock"),
         ("- Advertisement -", "stock"),  # an ad's label between dashes
         ("- ពាណិជ្ជកម្ម -", "stock"),
         ("- The Kosovo Kontradiction -", None),

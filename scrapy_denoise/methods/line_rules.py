@@ -260,9 +260,9 @@ _READ_ALSO_LABELS = (
     r"|llegiu també|mirá también|(?:le|te) puede interesar|soma (?:pia|zaidi)"
     r"|இதையும் படியுங்கள்|延伸阅读|相关阅读"
     r"|lexo (?:edhe|më shumë)"
-    # Punjabi's, Telugu's, Burmese's, Azerbaijani's, Hausa's and Khmer's (generated portals
-    # in those languages)
-    r"|oxu|daha ətraflı|karanta kuma|អានបន្ថែម"
+    # Punjabi's, Telugu's, Burmese's, Azerbaijani's, Hausa's, Khmer's and Tagalog's
+    # (generated portals in those languages)
+    r"|oxu|daha ətraflı|karanta kuma|អានបន្ថែម|basahin(?: din| rin)?"
     r"|ਇਹ ਵੀ ਪੜ੍ਹੋ|ਪੜ੍ਹੋ ਇਹ ਵੀ(?: ਖ਼ਬਰ| ਖ਼ਬਰ| ਖਬਰ)?|ఇది కూడా చదవండి|ဆက်စပ်ဖတ်ရှုရန်"
 )
 
