@@ -372,6 +372,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/horoscope/daily/simham",
         "/az/video",  # a video section's own page
         "/videos/godavari-flood-third-warning-bhadrachalam/2069800",
+        "/videos/atal-bridge-riverfront-video-131900011.html",
         "/epaper/andhra-pradesh",  # a paper's e-paper editions at its root
         "/events/2024-12-07/holiday-open-house",  # an event's page under its day
         "/events/2025/03/15/river-science-night",

@@ -157,9 +157,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # product page deeper down; and the section's own page (/az/video: a generated
     # Azerbaijani agency's)
     rf"^/(?:{_LANGUAGE}/)?(?:video|fideo)(?:/[^?]+)?",
-    # and the plural with the video's number after its slug (/videos/SLUG/2069800: a
-    # generated Telugu portal's), which a blog's posts do not carry
-    rf"^/(?:{_LANGUAGE}/)?videos/[^/?]+/\d+",
+    # and the plural with the video's number after its slug (/videos/SLUG/2069800,
+    # /videos/SLUG-131900011.html: generated Telugu and Gujarati portals'), which a blog's
+    # posts do not carry
+    rf"^/(?:{_LANGUAGE}/)?videos/(?:[^/?]+/\d+|[^/?]+-\d{{5,}}(?:\.html?)?)",
     # a paper's e-paper editions at its root (/epaper/hyderabad: a generated Telugu portal's
     # crawl stored its three; the one shared page with such a folder, an l3s story, has it
     # deeper down)
