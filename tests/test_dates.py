@@ -90,6 +90,9 @@ def test_find_written_date_reads_the_forms_people_read(
         ("७ एप्रिल, २०२४ १४:१२ IST", (2024, 4, 7)),  # Marathi, in Devanagari digits
         ("Updated: 22 ਜਨਵਰੀ 2024 08:01 PM (IST)", (2024, 1, 22)),  # Punjabi
         ("2 avqust 2024, 12:27", (2024, 8, 2)),  # Azerbaijani
+        ("Published: 1 ಸೆಪ್ಟೆಂಬರ್ 2024, 17:26 IST", (2024, 9, 1)),  # Kannada
+        ("21 ઑગસ્ટ 2022, 11:51 AM IST", (2022, 8, 21)),  # Gujarati
+        ("12 മാർച്ച് 2024", (2024, 3, 12)),  # Malayalam
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(

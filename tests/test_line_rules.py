@@ -416,6 +416,7 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("អានបន្ថែម៖ អង្គការ WHO ព្រមានពីការរីករាលដាលនៃជំងឺគ្រុនឈាមនៅថៃ", "stock"),  # Khmer
         ("BASAHIN: MAGSASAKA SA PAMPANGA, UMARAY SA MABABANG PRESYO NG PALAY", "stock"),
         ("Basahin din: Bangka tumaob sa karagatan ng Leyte; 13 pasahero nailigtas", "stock"),
+        ("ಇದನ್ನೂ ಓದಿ: ಲೋಕಸಭೆಯಲ್ಲಿ ಅಂಚೆ ಸೇವೆಗಳ ಮಸೂದೆ ಅಂಗೀಕಾರ", "stock"),  # Kannada
         ("- Advertisement -", "stock"),  # an ad's label between dashes
         ("- ពាណិជ្ជកម្ម -", "stock"),
         ("- The Kosovo Kontradiction -", None),

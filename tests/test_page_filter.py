@@ -370,6 +370,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/cartoon/2023/02/15/316412.html",  # an editorial cartoon's page
         "/rashifal/mesh",  # a horoscope's sign and period pages
         "/horoscope/daily/simham",
+        "/astrology/rashi-bhavishya/mesha",
         "/az/video",  # a video section's own page
         "/videos/godavari-flood-third-warning-bhadrachalam/2069800",
         "/videos/atal-bridge-riverfront-video-131900011.html",

@@ -147,9 +147,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|orielau|argazkiak|bideoak"
     # an editorial cartoon's page: a drawing and its caption (a generated Burmese news
     # site's crawl stored its ten); a horoscope's page by its sign or period, under the
-    # horoscope's folder (/rashifal/mesh, /horoscope/daily/simham: generated Punjabi and
-    # Telugu portals' crawls stored 8 and 13); no shared page has such a folder
-    r"|cartoons?|horoscopes?|horoskop(?:ai|y|i|e)?|hor(?:ó|o)scopos?|rashifal|rasipalan)/[^?]+",
+    # horoscope's folder (/rashifal/mesh, /horoscope/daily/simham,
+    # /astrology/rashi-bhavishya/mesha: generated Punjabi, Telugu and Kannada portals'
+    # crawls stored 8, 13 and 12); no shared page has such a folder
+    r"|cartoons?|horoscopes?|horoskop(?:ai|y|i|e)?|hor(?:ó|o)scopos?|rashifal|rasipalan"
+    r"|rashi[-_]?bhavishya|rashi[-_]?phal)/[^?]+",
     # a video's own page in a news site's video section at its root (/video/SLUG-1.17954363,
     # /video/v_29744767: a player and a sentence or two; generated copies of six news
     # sites stored 3 to 9 each). Only the singular at the root: /videos/SLUG is a blog's
