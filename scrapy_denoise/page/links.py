@@ -228,6 +228,8 @@ class LinkIndex:
     """
 
     CAP = 255
+    #: the navigation count's bits, and the two flags above them
+    _COUNT = 0xFF
     _HOME = 1 << 8
     _CONTENT = 1 << 9
 
@@ -259,7 +261,7 @@ class LinkIndex:
             if seen is None:
                 if self._admit(url):
                     links[url] = 1
-            elif seen & 0xFF < self.CAP:
+            elif seen & self._COUNT < self.CAP:
                 links[url] = seen + 1
 
     def _admit(self, url: str) -> bool:
@@ -280,7 +282,7 @@ class LinkIndex:
         if seen is None:
             return None
         return LinkCount(
-            navigation=seen & 0xFF,
+            navigation=seen & self._COUNT,
             content=bool(seen & self._CONTENT),
             home=bool(seen & self._HOME),
         )
