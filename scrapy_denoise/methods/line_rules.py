@@ -315,6 +315,9 @@ _STOCK_OTHER = re.compile(
     re.IGNORECASE,
 )
 
+#: a lower-case letter of the Latin, Cyrillic and Greek alphabets (the patterns here ignore
+#: case, so this is used case-sensitively)
+_LOWER = "[a-zß-öø-ÿčćđšžłńśźżąęěřůťďňľĺŕőűğışāēīūėįųа-яёђ-џα-ω]"
 #: a "read also" link with the headline it leads to, in the languages above and
 #: Indonesian, Vietnamese, Turkish and Arabic ("Baca juga: Selisih Data Sirekap di
 #: Yogyakarta, KPU ...", "Leia também: ..."): generated Indonesian, Brazilian and Spanish
@@ -323,9 +326,6 @@ _STOCK_OTHER = re.compile(
 #: sites). English's "Related: ..." and "Read more: ..." are not among them: the shared
 #: data's truth keeps such lines (wcxb's 17 of 45 "Read more:" lines), and none of its
 #: lines matches these
-#: a lower-case letter of the Latin, Cyrillic and Greek alphabets (the patterns here ignore
-#: case, so this is used case-sensitively)
-_LOWER = "[a-zß-öø-ÿčćđšžłńśźżąęěřůťďňľĺŕőűğışāēīūėįųа-яёђ-џα-ω]"
 _READ_ALSO_OTHER = re.compile(
     rf"(?:(?:{_READ_ALSO_LABELS}|ilgili haber)\s*[:：៖\-–—]"
     # or a label in brackets, after an arrow, as Korean and Chinese sites print it: "▶
