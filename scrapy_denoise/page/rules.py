@@ -721,7 +721,9 @@ def is_root_path(path: str) -> bool:
 
 def is_home_page(url: str) -> bool:
     """Is ``url`` a site's home page or one language's (``/``, ``/index.html``, ``/zh/``)?
-    What ``shallow_url`` judges at its default bounds, whatever the rules are set to."""
+    Fixed, unlike ``shallow_url``, whose bounds are settings (and which leaves a root
+    ``/index.html`` to the other rules): the link index needs the same answer whatever the
+    page filter is set to."""
     parts = urlsplit(url)
     path = INDEX_FILE.sub("/", parts.path)
     home = is_root_path(path) or _LANGUAGE_ROOT.fullmatch(path) is not None
