@@ -9,7 +9,7 @@ from .document import text_chars
 from .page.verdict import PageVerdict
 from .tokens import reading_len
 
-__all__ = ["Article", "too_short"]
+__all__ = ["Article", "short_text", "too_short"]
 
 
 @dataclass(slots=True)
@@ -111,9 +111,13 @@ def too_short(article: Article, minimum: int, *, keep_headline: bool) -> bool:
     and 25 characters, 30 and 61 weighted), are still dropped. Chosen on that site; no
     held-out site has short Chinese posts to check it on.
     """
-    text = article.text
-    if not keep_headline and article.title:
-        text = f"{article.title}\n{text}"
+    return short_text(article.text, article.title, minimum, keep_headline=keep_headline)
+
+
+def short_text(text: str, title: str | None, minimum: int, *, keep_headline: bool) -> bool:
+    """:func:`too_short` for an article's text and title, as a stored row has them."""
+    if not keep_headline and title:
+        text = f"{title}\n{text}"
     chars = text_chars(text)
     if chars >= minimum or not text or text.isascii():
         return chars < minimum

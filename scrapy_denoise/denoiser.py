@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .article import Article
+from .article_lines import ArticleLines
 from .dates import url_date
 from .document import Document, load_document, text_chars
 from .first_pages import FirstPage, FirstPages
@@ -24,6 +25,7 @@ from .metadata.canonical import names_itself
 from .methods import Method, create_method
 from .methods.header_lines import without_header
 from .methods.line_rules import without_rule_lines
+from .methods.linestats import keyed_lines
 from .methods.template import Unit, extracted_units, page_units, template_lines
 from .options import DenoiseOptions
 from .page.classifier import PageClassifier, PageModel, declares_article
@@ -86,6 +88,11 @@ class Denoiser:
         self._first_pages = (
             FirstPages(opts.revisit_first)
             if opts.revisit_first and self._learner is not None and opts.line_stats
+            else None
+        )
+        self._article_lines = (
+            ArticleLines()
+            if opts.refilter_lines and self._learner is not None and opts.line_stats
             else None
         )
 
@@ -322,6 +329,11 @@ class Denoiser:
                         FirstPage(doc.url, body, headers, verdict, hash(text)),
                         learner.pages_learned(site),
                     )
+                if self._article_lines is not None:
+                    keyed = keyed_lines(lines, learner.line_params)
+                    self._article_lines.keep(
+                        doc.url, site, (pair[0] for pair in keyed if pair is not None)
+                    )
         return Article(
             url=doc.url,
             text=text,
@@ -360,6 +372,8 @@ class Denoiser:
             except Exception:
                 logger.exception("extracting %s again failed; its first text stands", page.url)
                 continue
+            if self._article_lines is not None:
+                self._article_lines.forget(page.url)  # its new text has what was learned
             if hash(article.text) != page.text_hash:
                 changed.append(article)
                 if self._learner is not None and article.site:
@@ -367,6 +381,41 @@ class Denoiser:
                     lines = article.text.split("\n") if article.text else []
                     self._learner.revise_passed(article.url, article.site, lines)
         return changed
+
+    def outdated(self) -> list[str]:
+        """The URLs of the articles this denoiser extracted (and learned from) whose text
+        holds lines that their site's line statistics judge noise by now, in the order met
+        (``DenoiseOptions.refilter_lines``; :mod:`.article_lines` has why). Give each one's
+        text to :meth:`refilter`. Empty without ``refilter_lines`` or a learner.
+
+        A crawl asks this at its end, after :meth:`revisit` (whose articles are not among
+        them) and before :meth:`noise_pages_passed`, and rewrites the stored rows.
+        """
+        self._check_open()
+        learner, memory = self._learner, self._article_lines
+        if learner is None or memory is None:
+            return []
+        return memory.holding(learner.noise_line_keys)
+
+    def refilter(self, url: str, text: str) -> str:
+        """``text``, the article extracted from ``url``, without the lines its site's line
+        statistics judge noise now. Nothing is learned; the listing rule judges the page by
+        the new text, and :meth:`outdated` no longer names it."""
+        self._check_open()
+        learner = self._learner
+        if learner is None or not self.options.line_stats:
+            return text
+        site = learner.site_key(url)
+        if not site or not text:
+            return text
+        lines = text.split("\n")
+        kept = learner.filter_lines(site, lines, learn=False)
+        if self._article_lines is not None:
+            self._article_lines.forget(url)
+        if len(kept) == len(lines):
+            return text
+        learner.revise_passed(url, site, kept)
+        return "\n".join(kept)
 
     def noise_pages_passed(self) -> list[tuple[str, str]]:
         """(URL, reason) of the pages this denoiser let through that the evidence of every

@@ -30,11 +30,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit
 
+from .article_lines import key_int
 from .methods.linestats import (
     MAX_TAUGHT,
     SHORT_KEY_BYTES,
     LineParams,
     SiteLines,
+    keep_limit,
     keyed_lines,
     pack_keys,
     short_key,
@@ -389,6 +391,14 @@ class SiteLearner:
         with self._lock:
             self._dated_site(site)
             self._dated[site] += n
+
+    def noise_line_keys(self, site: str) -> frozenset[int]:
+        """The keys (:func:`~.article_lines.key_int`) of the lines the site's line
+        statistics remove now, this process's counts and the store's as of the last flush."""
+        with self._lock:
+            lines = self._site(site).lines
+            limit = keep_limit(lines.pages_processed, lines.params)
+            return frozenset(key_int(k) for k, n in lines.counts.items() if n > limit)
 
     def pages_learned(self, site: str) -> int:
         """The pages the site's line statistics have counted (RC), this process's and the

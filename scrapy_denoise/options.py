@@ -57,6 +57,11 @@ class DenoiseOptions:
     #: its site's learning counted, for :meth:`~scrapy_denoise.Denoiser.revisit` to extract
     #: them again with what the site learned after them (:mod:`.first_pages`); 0: keep none
     revisit_first: int = 0
+    #: remember the lines of the article pages ``extract`` learns from, for
+    #: :meth:`~scrapy_denoise.Denoiser.outdated` to name those holding lines their site
+    #: learned as noise after them, and :meth:`~scrapy_denoise.Denoiser.refilter` to take
+    #: those lines out (:mod:`.article_lines`); 4 bytes a line, 32 MB at most
+    refilter_lines: bool = False
 
     def __post_init__(self) -> None:
         # Without these checks a wrong value was accepted here and failed much later: a
@@ -66,7 +71,13 @@ class DenoiseOptions:
         _check_type("method", self.method, str, "a str")
         check_method_name(self.method)
         _check_int("max_bytes", self.max_bytes)
-        for name in ("templates", "line_stats", "keep_headline", "skip_noise_pages"):
+        for name in (
+            "templates",
+            "line_stats",
+            "keep_headline",
+            "skip_noise_pages",
+            "refilter_lines",
+        ):
             _check_type(name, getattr(self, name), bool, "True or False")
         prefixes = self.site_prefixes
         if not isinstance(prefixes, tuple | list) or not all(isinstance(p, str) for p in prefixes):

@@ -318,24 +318,35 @@ class CoreHost:
             ]
         )
 
-    def revise_first_pages(self, min_text_chars: int) -> list[str]:
-        """Extract the first pages of each site again (:meth:`~.denoiser.Denoiser.revisit`)
-        and rewrite the stored text of those it changed; the URLs of the rows rewritten. A
-        text now under ``min_text_chars`` is not written: its row keeps the first one."""
-        from .article import too_short
+    def revise_stored_texts(self, min_text_chars: int) -> list[str]:
+        """Extract the first pages of each site again (:meth:`~.denoiser.Denoiser.revisit`),
+        take out of the other articles' text the lines their site learned as noise after them
+        (:meth:`~.denoiser.Denoiser.outdated`, read back from the rows), and rewrite the
+        stored text of those that changed; the URLs of the rows rewritten. A text now under
+        ``min_text_chars`` is not written: its row keeps the first one."""
+        from .article import short_text, too_short
 
         denoiser = self._core()
         articles = denoiser.revisit()
-        if self.store is None:
+        store = self.store
+        if store is None:
             return []
         keep_headline = denoiser.options.keep_headline
-        return self.store.revise_texts(
+        revised = store.revise_texts(
             [
                 (a.url, a.text)
                 for a in articles
                 if not too_short(a, min_text_chars, keep_headline=keep_headline)
             ]
         )
+        revisions = []
+        for url, (title, text) in store.article_texts(denoiser.outdated()).items():
+            cleaned = denoiser.refilter(url, text)
+            if cleaned != text and not short_text(
+                cleaned, title, min_text_chars, keep_headline=keep_headline
+            ):
+                revisions.append((url, cleaned))
+        return revised + store.revise_texts(revisions)
 
     def withdraw_noise_pages(self) -> list[tuple[str, str]]:
         """Delete the stored articles of the pages the crawl let through that the whole

@@ -1952,7 +1952,7 @@ def test_a_failing_last_call_is_a_warning_and_a_stat(
     async def broken() -> Any:
         raise OSError("disk unplugged")
 
-    monkeypatch.setattr(pipeline.runtime, "revise_first_pages", broken)
+    monkeypatch.setattr(pipeline.runtime, "revise_stored_texts", broken)
     monkeypatch.setattr(pipeline.runtime, "withdraw_noise_pages", broken)
 
     async def main() -> None:
@@ -1966,5 +1966,6 @@ def test_a_failing_last_call_is_a_warning_and_a_stat(
     said = sorted(r.getMessage() for r in caplog.records if "disk unplugged" in r.getMessage())
     assert said == [
         "could not delete the noise pages the crawl stored: OSError: disk unplugged",
-        "could not rewrite the first articles with what the crawl learned: OSError: disk unplugged",
+        "could not rewrite the stored articles with what the crawl learned: "
+        "OSError: disk unplugged",
     ]

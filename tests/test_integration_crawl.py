@@ -424,9 +424,15 @@ def test_a_recrawl_deletes_the_rows_of_pages_it_judges_site_pages(tmp_path: Path
 _SIGN_OFF = "Thanks for reading the Thornbank plot diary, and see you at the allotment next week"
 
 
-def _diary_site(root: Path, posts: int) -> None:
-    """``posts`` dated posts of varied text, each ending in :data:`_SIGN_OFF`, listed on
-    the home page."""
+#: a line on every other post: line statistics learn it once more than a third of the
+#: site's pages, and more than 21, have it, after the posts met before were stored
+_APPEAL = "Keep the Thornbank plot diary going: become a friend of the allotment society"
+
+
+def _diary_site(root: Path, posts: int, *, appeal: bool = False) -> None:
+    """``posts`` dated posts of varied text, each ending in :data:`_SIGN_OFF` (and, with
+    ``appeal``, every other one holding :data:`_APPEAL` before its last paragraph),
+    listed on the home page."""
     import random
 
     rng = random.Random(9)
@@ -443,6 +449,8 @@ def _diary_site(root: Path, posts: int) -> None:
             "<p>" + " ".join(rng.choice(words) for _ in range(40)).capitalize() + ".</p>"
             for _ in range(3)
         )
+        if appeal and i % 2 == 0:
+            story += f"<p>{_APPEAL}.</p>"
         date = f'<time datetime="2024-{1 + i // 28:02d}-{1 + i % 28:02d}">day {i}</time>'
         write(
             f"posts/day-{i}",
@@ -475,3 +483,31 @@ def test_a_crawl_rewrites_at_its_end_the_rows_stored_before_their_site_was_learn
                 assert "rewritten with what the crawl learned" in run.log
     print(f"\n  rows that kept the sign-off line: {kept}")
     assert kept[0] >= 5 and kept[40] == 0
+
+
+def test_a_crawl_takes_out_at_its_end_the_lines_its_sites_learned_after_storing_them(
+    tmp_path: Path,
+) -> None:
+    """``DENOISE_REFILTER_LINES``: a line on every other post is learned as the site's once
+    it is on more than a third of the pages counted, so the posts met before kept it
+    (the first pages' revisit switched off, to see this alone); the crawl takes it out of
+    their rows when it closes. Switched off, the rows keep it."""
+    _diary_site(tmp_path / "www", 90, appeal=True)
+    kept: dict[bool, int] = {}
+    with serve(tmp_path / "www") as base_url:
+        for refilter in (True, False):
+            db_url = f"sqlite:///{tmp_path / f'diary-{refilter}.sqlite3'}"
+            settings = {
+                "DENOISE_DATABASE_URL": db_url,
+                "DENOISE_REVISIT_FIRST": 0,
+                "DENOISE_REFILTER_LINES": refilter,
+            }
+            run = run_crawl(base_url + "/", tmp_path, settings)
+            run.check_finished()
+            articles = read_articles(db_url)
+            assert len(articles) == 90
+            kept[refilter] = sum(_APPEAL in a.text for a in articles)
+            if refilter:
+                assert run.stats.get("denoise/store/revised", 0) >= 10
+    print(f"\n  rows that kept the appeal: {kept}")
+    assert kept[False] >= 10 and kept[True] == 0

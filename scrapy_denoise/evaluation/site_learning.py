@@ -25,8 +25,9 @@ article pages against their ground truth, under these configurations:
   by default, its store keeping the title beside the text (the sites' truth, their posts'
   own source, has no headline);
 * ``as a crawl runs it``: that, and the site's first pages extracted again at the end
-  with what the whole replay learned (``revisit_first``, ``DENOISE_REVISIT_FIRST``), as the
-  crawl rewrites their rows when the spider closes;
+  with what the whole replay learned (``revisit_first``, ``DENOISE_REVISIT_FIRST``), and
+  the other articles' lines that became noise after them taken out (``refilter_lines``,
+  ``DENOISE_REFILTER_LINES``), as the crawl rewrites their rows when the spider closes;
 * ``peer`` rows: trafilatura and readability-lxml on the same article pages (same decoded
   ``str`` as the extraction table gives them), when installed: the whole-site rows are
   only worth the learning they do if they stand against what a user would run instead.
@@ -93,6 +94,7 @@ class SiteConfig:
     skip_noise_pages: bool = True
     keep_headline: bool = True
     revisit_first: int = 0
+    refilter_lines: bool = False
 
     def options(self, method: str) -> DenoiseOptions:
         return DenoiseOptions(
@@ -102,6 +104,7 @@ class SiteConfig:
             skip_noise_pages=self.skip_noise_pages,
             keep_headline=self.keep_headline,
             revisit_first=self.revisit_first,
+            refilter_lines=self.refilter_lines,
         )
 
 
@@ -118,6 +121,7 @@ CONFIGS: tuple[SiteConfig, ...] = (
         "first",
         keep_headline=False,
         revisit_first=CRAWL_REVISIT_FIRST,
+        refilter_lines=True,
     ),
     SiteConfig("re-crawl: templates + lines", "recrawl"),
     SiteConfig("re-crawl: templates only", "recrawl", line_stats=False),
@@ -251,11 +255,16 @@ def run_site(
                     row.articles_rejected += is_noise
                 else:
                     row.noise_caught += is_noise
-            # the crawl's close: the first pages again (none unless revisit_first)
+            # the crawl's close: the first pages again (none unless revisit_first), then
+            # the lines learned as noise after the others (none unless refilter_lines)
             cpu = time.process_time()
             for article in denoiser.revisit():
                 if article.url in texts:
                     texts[article.url] = (texts[article.url][0], article.text)
+            for url in denoiser.outdated():
+                if url in texts:
+                    page, text = texts[url]
+                    texts[url] = (page, denoiser.refilter(url, text))
             row.article_cpu += time.process_time() - cpu
             for page, text in texts.values():
                 score(page, text)

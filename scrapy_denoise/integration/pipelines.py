@@ -384,7 +384,8 @@ class StorePipeline:
 
     async def close_spider(self, spider: Spider | None = None) -> None:
         """Write what is left, then rewrite each site's first articles
-        (``DENOISE_REVISIT_FIRST``) and delete the rows of the noise pages the crawl let
+        (``DENOISE_REVISIT_FIRST``) and the lines learned as noise after the others
+        (``DENOISE_REFILTER_LINES``), and delete the rows of the noise pages the crawl let
         through (``DENOISE_STORE_WITHDRAW``). Scrapy 2.13 calls this without awaiting a
         coroutine (its last batch, up to ``DENOISE_STORE_BATCH`` articles, was never
         written: 200 of 245 rows), so there :func:`_deferred_close_spider` stands in for it."""
@@ -396,17 +397,19 @@ class StorePipeline:
                 len(self._pending),
                 extra={"spider": self.crawler.spider},
             )
-        await self._revise_first_pages()
+        await self._revise_stored_texts()
         await self._withdraw_noise_pages()
 
-    async def _revise_first_pages(self) -> None:
+    async def _revise_stored_texts(self) -> None:
         """Rewrite the stored text of each site's first articles, extracted again with
-        what the whole crawl learned (``DENOISE_REVISIT_FIRST``), once the last articles
-        are written. A failure leaves those rows as the crawl first stored them."""
+        what the whole crawl learned (``DENOISE_REVISIT_FIRST``), and of the articles that
+        hold lines their site learned as noise after them (``DENOISE_REFILTER_LINES``),
+        once the last articles are written. A failure leaves those rows as the crawl first
+        stored them."""
         revised = await self._last_call(
-            self.runtime.revise_first_pages(),
+            self.runtime.revise_stored_texts(),
             "revise",
-            "could not rewrite the first articles with what the crawl learned",
+            "could not rewrite the stored articles with what the crawl learned",
         )
         if revised:
             self.stats.inc_value("denoise/store/revised", len(revised))

@@ -424,13 +424,15 @@ class DenoiseRuntime:
         )
         return counts
 
-    async def revise_first_pages(self) -> list[str]:
+    async def revise_stored_texts(self) -> list[str]:
         """Extract the first article pages of each site again with what the whole crawl
-        learned, and rewrite the stored text they changed (``DENOISE_REVISIT_FIRST``); the
-        URLs of the rows rewritten. Nothing when the core was never opened, or given up."""
+        learned (``DENOISE_REVISIT_FIRST``), take the lines learned as noise after them out
+        of the other articles (``DENOISE_REFILTER_LINES``), and rewrite the stored text
+        they changed; the URLs of the rows rewritten. Nothing when the core was never
+        opened, or given up."""
         if not await self._still_open():
             return []
-        revised: list[str] = await self._run("revise_first_pages", self.config.min_text_chars)
+        revised: list[str] = await self._run("revise_stored_texts", self.config.min_text_chars)
         return revised
 
     async def withdraw_noise_pages(self) -> list[tuple[str, str]]:

@@ -445,6 +445,18 @@ class DenoiseConfig:
             minimum=0,
         ),
     )
+    refilter_lines: bool = field(
+        default=True,
+        metadata=_doc(
+            "When the spider closes, take out of the stored articles the lines their "
+            "site's line statistics learned as noise after them, and rewrite those rows "
+            "(stat ``denoise/store/revised``): a line that recurs on little more than a "
+            "third of a site's pages, or whose pages the crawl met late, crosses the bound "
+            "after the articles met before it were stored. Each article's lines wait in "
+            "memory as 4-byte keys, 32 MB at most. ``False`` switches it off.",
+            "bool",
+        ),
+    )
     store_batch: int = field(
         default=50,
         metadata=_doc(
@@ -539,7 +551,9 @@ class DenoiseConfig:
         """The core's options; a value they refuse names its setting."""
         values = {option: getattr(self, name) for option, name in _OPTION_FIELDS.items()}
         if not (self.store_enabled and self.database_url and self.extract_enabled):
-            values["revisit_first"] = 0  # no row to rewrite: keep no page for it
+            # no row to rewrite: keep no page and no lines for it
+            values["revisit_first"] = 0
+            values["refilter_lines"] = False
         return _build(
             DenoiseOptions,
             {**values, "rules": self.rules()},
@@ -586,6 +600,7 @@ _OPTION_FIELDS: dict[str, str] = {
     "flush_every": "flush_every",
     "owner": "owner",
     "revisit_first": "revisit_first",
+    "refilter_lines": "refilter_lines",
 }
 
 

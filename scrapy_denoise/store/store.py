@@ -366,6 +366,15 @@ class Store:
 
         return self._run(work, write=True, what="save")
 
+    def article_texts(self, urls: Iterable[str]) -> dict[str, tuple[str | None, str]]:
+        """(title, text) of the stored articles of the ``urls`` that have a row (keyed
+        as given; :func:`stored_url` finds the row), for the crawl's end to filter again
+        (:meth:`~scrapy_denoise.Denoiser.refilter`) and write back with :meth:`revise_texts`."""
+        wanted = list(dict.fromkeys(urls))
+        if not wanted:
+            return {}
+        return self._run(lambda conn: _article_texts(conn, wanted), write=False, what="read")
+
     def revise_texts(self, revisions: Sequence[tuple[str, str]]) -> list[str]:
         """Rewrite the text of stored articles, (URL, new text) each, where it differs; the
         URLs whose row changed. A URL with no row gets none: the crawl extracts its first
@@ -902,6 +911,19 @@ def _page_states(conn: Connection, urls: Sequence[str]) -> dict[str, PageState]:
 
 
 # -- articles -----------------------------------------------------------------------
+
+
+def _article_texts(conn: Connection, urls: Sequence[str]) -> dict[str, tuple[str | None, str]]:
+    by_hash = {text_hash(stored_url(u)): u for u in urls}
+    found: dict[str, tuple[str | None, str]] = {}
+    for chunk in _chunks(sorted(by_hash)):
+        for h, title, text in conn.execute(
+            select(_ARTICLES.c.url_hash, _ARTICLES.c.title, _ARTICLES.c.text).where(
+                _ARTICLES.c.url_hash.in_(chunk)
+            )
+        ):
+            found[by_hash[bytes(h)]] = (title, text)
+    return found
 
 
 def _move_rows(conn: Connection, moved: dict[str, str]) -> None:
