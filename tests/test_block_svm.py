@@ -655,7 +655,7 @@ def test_a_captioned_figure_without_caption_words_is_not_an_aside() -> None:
 @pytest.mark.parametrize(("field", "flagged"), [("password", True), ("email", False)])
 def test_sign_in_forms_mark_an_aside(field: str, flagged: bool) -> None:
     page = (
-        f"<html><body><article><p>{_STORY[0]}</p><form class='signup'><p>{_COMMENTS[0]}</p>"
+        f"<html><body><article><p>{_STORY[0]}</p><form class='enquiry'><p>{_COMMENTS[0]}</p>"
         f"<label>Email address</label><input type='email'><input type='{field}'>"
         "</form></article></body></html>"
     )
@@ -871,3 +871,34 @@ def test_context_features_sum_each_subtree_like_a_walk_up_the_units() -> None:
         share = w[under(parent)].sum() / total
         assert got[r, names.index("share_parent")] == pytest.approx(share, abs=1e-12)
     assert got[:, names.index("p_page")] == pytest.approx((w * p).sum() / total, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "container",
+    [
+        "<div class='wp-block-newspack-newsletters-subscribe newspack-newsletters-subscribe'>",
+        "<section id='newsletter-signup'>",
+        "<div class='signupForm'>",
+    ],
+)
+def test_a_short_newsletter_sign_up_box_is_an_aside(container: str) -> None:
+    close = "</" + container[1:].split()[0].rstrip(">") + ">"
+    pitch = "Sign up for The Daily Dispatch, the day's most important news, every morning."
+    legal = "By signing up, you agree to our privacy policy."
+    box = (
+        f"{container}<p>{pitch}</p><form><input type='email'><input type='submit'></form>"
+        f"<p>{legal}</p>{close}"
+    )
+    page = f"<html><body><article><p>{_STORY[0]}</p>{box}<p>{_STORY[1]}</p></article></body></html>"
+    assert _aside_texts(page) == {pitch[:40], legal[:40]}
+
+
+def test_a_newsletters_archived_issue_is_no_aside() -> None:
+    """The same names on the container of a long text: the issue itself."""
+    page = (
+        "<html><body><div class='newsletter-issue'>"
+        + "".join(f"<p>{p}</p>" for p in _STORY)
+        + "</div></body></html>"
+    )
+    assert sum(len(p) for p in _STORY) > 500
+    assert _aside_texts(page) == set()
