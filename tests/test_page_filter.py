@@ -182,6 +182,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/en/2019/05/index.html",
         # a site's documentation
         "/docs/intro",
+        "/doc/tutorial/getting-started",
         "/en-US/docs/Web/API/Fetch_API",
         "/documentation/flink-cdc-stable/",
         # a Python project's Sphinx build: API reference, modules' source, user guide
@@ -493,6 +494,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/index.php/ojes/announcement/view/12",
         "/english/2007-11-24-voa24.cfm",  # a story in a language's folder (l3s-gn1)
         "/weblog/comments/5933/",
+        "/doc/503178_balykchy_korumdu_jolunun_22_chakyrymy_ongdolot.html",  # Kaktus Media's
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

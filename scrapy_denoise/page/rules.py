@@ -297,9 +297,12 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # documentation (neither noise nor article there) and 2 cleaneval pages (untyped)
     # (2026-11-29: and a Python project's Sphinx build: its API reference, its modules'
     # highlighted source, _modules/, and its user guide; of the shared pages this names
-    # one more, a wcxb documentation page, docs.stripe.com/api/charges)
-    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:docs?|documentation|api|_modules|user[-_]?guide)"
-    r"(?:/[^?]*)?",
+    # one more, a wcxb documentation page, docs.stripe.com/api/charges). Not /doc/ and a
+    # number: a Central Asian portal files its stories so (Kaktus Media's
+    # /doc/503178_slug.html; a generated Kyrgyz copy's crawl stored none of its 96);
+    # go.dev's and kernel.org's /doc/ manuals, the shared pages' only /doc/ paths, go on
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:docs|doc(?!/\d{4})|documentation|api|_modules"
+    r"|user[-_]?guide)(?:/[^?]*)?",
     # an article's AMP and print versions: copies of a page the site serves under its own
     # URL too, whose text differs by a byline or a "URL to article:" line, so the copy check
     # (the text's hash) missed them and a crawl of a WordPress-like site stored 58 copies
