@@ -146,6 +146,24 @@ _MONTHS_ASIA: tuple[str, ...] = (
     "қараша նոյեմբերի ნოემბერი नोव्हेंबर noyabr ਨਵੰਬਰ ನವೆಂಬರ್ નવેમ્બર നവംബർ",
     "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr ਦਸੰਬਰ ಡಿಸೆಂಬರ್ ડિસેમ્બર ഡിസംബർ",
 )
+#: Kyrgyz's (Russian's names in the nominative, after the day and a hyphen: "14-апрель,
+#: 2024"), Somali's, Lao's and Galician's (where they differ from Spanish's and
+#: Portuguese's), by month: generated copies of news sites in those languages kept their
+#: stories' date lines ("19 Juun 2024", "22 ພຶດສະພາ 2024", "24 de xuño de 2024")
+_MONTHS_2 = (
+    "январь janaayo jannaayo ມັງກອນ xaneiro",
+    "февраль febraayo feberaayo ກຸມພາ febreiro",
+    "maarso ມີນາ",
+    "апрель abriil ເມສາ",
+    "maajo ພຶດສະພາ",
+    "июнь juun ມິຖຸນາ xuño",
+    "июль luulyo ກໍລະກົດ xullo",
+    "agoosto ogosto ສິງຫາ",
+    "сентябрь sebteembar sebtembar ກັນຍາ",
+    "октябрь oktoobar ຕຸລາ",
+    "ноябрь nofeembar nofembar ພະຈິກ",
+    "декабрь diseembar desembar ທັນວາ decembro",
+)
 _FOREIGN_MONTHS = tuple(
     " ".join(names)
     for names in zip(
@@ -155,6 +173,7 @@ _FOREIGN_MONTHS = tuple(
         _MONTHS_UR,
         _MONTHS_MORE,
         _MONTHS_ASIA,
+        _MONTHS_2,
         strict=True,
     )
 )
@@ -217,7 +236,7 @@ _DE_YEAR = r"(?:del?\s+)?"
 #: (bylines strip it; :func:`find_written_date` and :func:`standalone_date` read it)
 DATE_PATTERN = (
     rf"(?:{_WEEKDAY},?\s+)?"
-    rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_DE}{_MONTH},?\s+{_DE_YEAR}\d{{4}}"
+    rf"(?:{_EN_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}(?:\s+{_DE}|-){_MONTH},?\s+{_DE_YEAR}\d{{4}}"
     rf"|\d{{1,2}}\s+(?:{'|'.join(_JALALI_MONTHS)})\s+\d{{4}}"
     rf"|\d{{4}}{_AFTER_YEAR}\d{{1,2}}{_AFTER_MONTH}\d{{1,2}}[日일]?"
     rf"|\d{{4}}e?ko\s+(?:{_BASQUE_MONTHS})aren\s+\d{{1,2}}(?:e?an|a)?(?!\w)"
@@ -234,7 +253,7 @@ WRITTEN_DATE = re.compile(DATE_PATTERN, re.IGNORECASE)
 MONTH_DAY_PATTERN = rf"(?:{_WEEKDAY},?\s+)?\b{_EN_MONTH}\s+{_DAY}(?!\w)(?:,?\s+\d{{2}}(?![\w:.]))?"
 _MONTH_FIRST = re.compile(rf"\b({_EN_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DAY_FIRST = re.compile(
-    rf"\b(\d{{1,2}}){_DAY_SUFFIX}\s+{_DE}({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
+    rf"\b(\d{{1,2}}){_DAY_SUFFIX}(?:\s+{_DE}|-)({_MONTH}),?\s+{_DE_YEAR}(\d{{4}})\b", re.I
 )
 #: a numeric date, day and month in either order (groups: the two numbers and the year);
 #: :mod:`~.methods.header_lines` reads it by the page's own date when the order is unclear

@@ -93,6 +93,10 @@ def test_find_written_date_reads_the_forms_people_read(
         ("Published: 1 ಸೆಪ್ಟೆಂಬರ್ 2024, 17:26 IST", (2024, 9, 1)),  # Kannada
         ("21 ઑગસ્ટ 2022, 11:51 AM IST", (2022, 8, 21)),  # Gujarati
         ("12 മാർച്ച് 2024", (2024, 3, 12)),  # Malayalam
+        ("14-апрель, 2024, 15:32", (2024, 4, 14)),  # Kyrgyz: a hyphen after the day
+        ("Arbaco, 19 Juun 2024", (2024, 6, 19)),  # Somali
+        ("ວັນພຸດ, 22 ພຶດສະພາ 2024", (2024, 5, 22)),  # Lao
+        ("24 de xuño de 2024 · 19:06", (2024, 6, 24)),  # Galician
     ],
 )
 def test_find_written_date_reads_month_names_of_other_languages(
