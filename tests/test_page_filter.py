@@ -183,6 +183,16 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         # a site's documentation
         "/docs/intro",
         "/doc/tutorial/getting-started",
+        # a firm's people, practices and offices, its stories by department or topic, and
+        # one blog's month archive among its blogs
+        "/people/adrian-mbeki/",
+        "/practices/antitrust-competition/",
+        "/offices/houston/",
+        "/news/department/animal-science/",
+        "/insights/topic/biometric-privacy/page/2/",
+        "/experts/college/medicine/",
+        "/blogs/enforcement-edge/2023/06/",
+        "/seccion/deportes/paxina/2/",  # Galician paging
         "/en-US/docs/Web/API/Fetch_API",
         "/documentation/flink-cdc-stable/",
         # a Python project's Sphinx build: API reference, modules' source, user guide
@@ -495,6 +505,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/english/2007-11-24-voa24.cfm",  # a story in a language's folder (l3s-gn1)
         "/weblog/comments/5933/",
         "/doc/503178_balykchy_korumdu_jolunun_22_chakyrymy_ongdolot.html",  # Kaktus Media's
+        "/people/why-the-celebrity-couple-split-after-ten-years/",  # a story, not a name
+        "/forums/topic/188682-new-2500x-pc-case/",  # a forum's thread, by its number
+        "/blogs/enforcement-edge/2023/06/a-post-in-june/",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -637,6 +650,14 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/padtrymaj/",
         "/events",  # a station's events calendar and sponsorship page
         "/underwriting",
+        "/nagu-saabsan/",  # Somali
+        "/xeerka-asturnaanta/",
+        "/quen-somos/",  # Galician
+        "/ethics-policy/",  # a newsroom's
+        "/ways-to-give/",
+        "/commentary-guidelines/",
+        "/blogs/workplace-counsel/about/",  # one blog's among a firm's blogs
+        "/blogs/workplace-counsel/subscribe/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -124,6 +124,22 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # article, is a section of stories)
     r"(?:about(?:[-_]us)?|company|who[-_]we[-_]are)/leadership/[^/?]+",
     rf"^/(?:{_LANGUAGE}/)?locations/[^/?]+",
+    # and a firm's people, practices and offices (/people/adrian-mbeki/, /practices/antitrust/,
+    # /offices/houston/: a generated law firm's crawl stored its 36 lawyers' biographies, 9
+    # practice pages and 5 offices). A person's page is named by the name alone, two to four
+    # words: a story under a /people/ section has a longer slug. No shared page has these
+    rf"^/(?:{_LANGUAGE}/)?(?:people|professionals|lawyers|attorneys)/[a-z]+(?:-[a-z]+){{1,3}}",
+    rf"^/(?:{_LANGUAGE}/)?(?:practices|practice[-_]areas|offices)/[^/?]+",
+    # a news office's stories (or experts) filtered by department, college, topic or type
+    # (/news/department/animal-science/, /insights/topic/biometric-privacy/,
+    # /experts/college/medicine/: generated university and law-firm copies' crawls stored
+    # 35 and 48), named by words alone: a forum's /forums/topic/188682-new-case/ and Chicago
+    # Sports' /sports/college/cs-0712... story (shared pages) have a number
+    r"^/(?:news|insights|stories|experts)/(?:departments?|colleges?|topics?|types?)"
+    r"/[a-z]+(?:-[a-z]+)*",
+    # a blog's date archives among a site's blogs (/blogs/enforcement-edge/2023/06/: the
+    # law firm's crawl stored 28); the path's plain-word folders above need one word each
+    r"^/blogs/[^/?]+/(?:19|20)\d\d(?:/\d\d?){0,2}",
     # an event's own page under its day (/events/2024-12-07/holiday-open-house,
     # /events/2025/03/15/river-science-night: a place, a time and a paragraph; generated
     # public-radio and Drupal city copies' truth counts them noise, their crawls stored 6
@@ -321,10 +337,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Chinese CMS index_2.html; not Pelican's index2.html: old static sites number their
     # content pages so), and German's, Spanish's and Italian's, Polish's, Turkish's,
     # Hungarian's, Finnish's, Danish's and Norwegian's, Czech's and Slovak's, Croatian's and
-    # Lithuanian's, Estonian's, Slovenian's, Latvian's, Icelandic's, Welsh's and Basque's
-    # word for the page
+    # Lithuanian's, Estonian's, Slovenian's, Latvian's, Icelandic's, Welsh's, Basque's and
+    # Galician's word for the page
     r"(?:page|seite|pagina|strona|strana|stranica|stran|sayfa|oldal|sivu|side|puslapis|leht"
-    r"|lapa|s(?:í|i)(?:ð|d)a|tudalen|orria)"
+    r"|lapa|s(?:í|i)(?:ð|d)a|tudalen|orria|p(?:á|a)xina)"
     r"[-_/]?\d+",
     r"index_\d+\.s?html?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
@@ -557,6 +573,13 @@ DEFAULT_SITE_PAGES = (
     r"|manufar[-_]kukis|ma[-_]aikata(?:nmu)?"
     # Belarusian (in Latin letters): contacts, masthead, support us
     r"|kantakty|redakcyja|padtrymaj"
+    # Somali: about us, contact us, terms of service, privacy, advertising, the newsletter;
+    # Galician: about us, advertising, subscription, newsletter; a newsroom's ethics policy,
+    # ways to give and guidelines for contributors (generated copies' crawls, 2026-11-30)
+    r"|nagu[-_]saabsan|nala[-_]soo[-_]xiriir|shuruudaha[-_]adeegga|xeerka[-_]asturnaanta"
+    r"|xayeysiis|ku[-_]biir[-_]wargeyska|quen[-_]somos|publicidade|subscrici(?:ó|o)n"
+    r"|bolet(?:í|i)n|ethics[-_]polic(?:y|ies)|ways[-_]to[-_]give"
+    r"|(?:community|commentary|comment|submission)[-_]guidelines"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
@@ -831,6 +854,10 @@ def _names_site_page(url: str, names: str) -> bool:
     if len(segments) == 3 and _LANGUAGE_FOLDER.fullmatch(segments[0]):
         # a language's folder of site pages: a company's /en/about-us/leadership.html
         segments = segments[1:]
+    elif len(segments) == 3 and segments[0].lower() in ("blog", "blogs"):
+        # one blog's own pages among a site's blogs (/blogs/workplace-counsel/about/: a
+        # generated law firm's crawl stored its three blogs' about and subscribe pages)
+        segments = segments[2:]
     if not 1 <= len(segments) <= 2:
         return False
     if len(segments) == 2 and not (
