@@ -193,6 +193,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/experts/college/medicine/",
         "/blogs/enforcement-edge/2023/06/",
         "/seccion/deportes/paxina/2/",  # Galician paging
+        "/Calendar.aspx?EID=1841",  # a calendar's events, CivicPlus's modules
+        "/Calendar/EID-1841.html",
+        "/AgendaCenter/City-Council-3/",
+        "/AlertCenter.aspx",
         "/en-US/docs/Web/API/Fetch_API",
         "/documentation/flink-cdc-stable/",
         # a Python project's Sphinx build: API reference, modules' source, user guide
@@ -508,6 +512,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/people/why-the-celebrity-couple-split-after-ten-years/",  # a story, not a name
         "/forums/topic/188682-new-2500x-pc-case/",  # a forum's thread, by its number
         "/blogs/enforcement-edge/2023/06/a-post-in-june/",
+        "/AboutUs/NN_011602.htm",  # a hospital's news item (cleaneval)
+        "/pages/calendar.html",  # an article (cleaneval)
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -658,6 +664,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/commentary-guidelines/",
         "/blogs/workplace-counsel/about/",  # one blog's among a firm's blogs
         "/blogs/workplace-counsel/subscribe/",
+        "/newsroom/media-contacts/",  # a newsroom's own
+        "/about-us/medical-education/",  # a few plain words in an about folder
+        "/en/about/in-the-news/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -146,6 +146,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # and 11), and a series' page listing its parts at the root (/series/home-front:
     # Brightspot's and Hashnode's); no shared page has either path
     r"events?/(?:19|20)\d{2}(?:[-/]\d{1,2}){0,2}/[^?]+",
+    # a calendar's events at a site's root, and the modules of CivicPlus, the CMS of
+    # thousands of US local governments (/Calendar.aspx?EID=1841, /AgendaCenter/...,
+    # /AlertCenter.aspx, /DocumentCenter/View/12, /FormCenter/..., /NotifyMe: a generated
+    # city site's crawl stored 19 events and 7 module pages); cleaneval's
+    # /pages/calendar.html, an article, is not at the root
+    rf"^/(?:{_LANGUAGE}/)?calendar(?:\.aspx(?:/[^?]*)?|/[^?]+)",
+    r"^/(?:agenda|alert|document|form)center(?:\.aspx)?(?:/[^?]*)?|^/notifyme(?:\.aspx)?",
     rf"^/(?:{_LANGUAGE}/)?series/[^/?]+",
     # a photo gallery's own page, filed under its section's folder (/galerije/SLUG/ID,
     # /fotogalerias/SLUG.html, /photo/2024/05/03/SLUG, /nyheder/billeder/SLUG): a caption
@@ -588,9 +595,18 @@ _SITE_PAGE_FOLDERS = re.compile(
     rf"{_LANGUAGE}|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
     r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional|zerbitzuak"
     # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
-    r"|com",
+    r"|com"
+    # a newsroom's own pages (/newsroom/media-contacts/: a generated health system's)
+    r"|newsroom|press(?:room)?",
     re.I,
 )
+
+#: any page named by one to three plain words in a site's about folder, whatever they are
+#: (/about-us/medical-education/, /about/in-the-news/: a generated health system's crawl
+#: stored three; the second is a wcxb page typed listing, noise); cleaneval's
+#: /AboutUs/NN_011602.htm, a news item, has a number, and a post's slug more words
+#: (/about/our-history-in-pictures.html)
+_ABOUT_PAGE = re.compile(r"about(?:[-_]?us)?/[a-z]+(?:-[a-z]+){0,2}" + _SITE_PAGE_SUFFIX, re.I)
 
 #: Query keys of search, tag and list-paging URLs (``?s=``, ``?q=``, ``?paged=``). ``page``
 #: is not among them: news sites page long *articles* with ``?page=2`` too. Keys match as
@@ -847,8 +863,9 @@ def _blogger_page(segments: list[str]) -> bool:
 
 def _names_site_page(url: str, names: str) -> bool:
     """Is the URL's last path segment a site page's name (:data:`DEFAULT_SITE_PAGES`), at
-    the root or in one of :data:`_SITE_PAGE_FOLDERS` (under a language's folder too), with
-    no query that picks a page?"""
+    the root or in one of :data:`_SITE_PAGE_FOLDERS` (under a language's folder too), or a
+    few plain words in an about folder (:data:`_ABOUT_PAGE`), with no query that picks a
+    page?"""
     parts = urlsplit(url)
     segments = [s for s in INDEX_FILE.sub("/", unquote(parts.path)).split("/") if s]
     if len(segments) == 3 and _LANGUAGE_FOLDER.fullmatch(segments[0]):
@@ -866,6 +883,8 @@ def _names_site_page(url: str, names: str) -> bool:
         return False
     if parts.query and names_a_page(parts.query):
         return False
+    if len(segments) == 2 and _ABOUT_PAGE.fullmatch("/".join(segments)):
+        return True
     return _site_page_regex(names).fullmatch(segments[-1]) is not None
 
 
