@@ -147,22 +147,23 @@ _MONTHS_ASIA: tuple[str, ...] = (
     "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr ਦਸੰਬਰ ಡಿಸೆಂಬರ್ ડિસેમ્બર ഡിസംബർ",
 )
 #: Kyrgyz's (Russian's names in the nominative, after the day and a hyphen: "14-апрель,
-#: 2024"), Somali's, Lao's and Galician's (where they differ from Spanish's and
-#: Portuguese's), by month: generated copies of news sites in those languages kept their
-#: stories' date lines ("19 Juun 2024", "22 ພຶດສະພາ 2024", "24 de xuño de 2024")
+#: 2024"), Tajik's (with the izafet's "-и": "12 майи 2024"), Somali's, Lao's and
+#: Galician's (where they differ from Spanish's and Portuguese's), by month: generated
+#: copies of news sites in those languages kept their stories' date lines ("19 Juun 2024",
+#: "22 ພຶດສະພາ 2024", "24 de xuño de 2024")
 _MONTHS_2 = (
-    "январь janaayo jannaayo ມັງກອນ xaneiro",
-    "февраль febraayo feberaayo ກຸມພາ febreiro",
-    "maarso ມີນາ",
-    "апрель abriil ເມສາ",
-    "maajo ພຶດສະພາ",
-    "июнь juun ມິຖຸນາ xuño",
-    "июль luulyo ກໍລະກົດ xullo",
-    "agoosto ogosto ສິງຫາ",
-    "сентябрь sebteembar sebtembar ກັນຍາ",
-    "октябрь oktoobar ຕຸລາ",
-    "ноябрь nofeembar nofembar ພະຈິກ",
-    "декабрь diseembar desembar ທັນວາ decembro",
+    "январь январи janaayo jannaayo ມັງກອນ xaneiro",
+    "февраль феврали febraayo feberaayo ກຸມພາ febreiro",
+    "марти maarso ມີນາ",
+    "апрель апрели abriil ເມສາ",
+    "майи maajo ພຶດສະພາ",
+    "июнь июни juun ມິຖຸນາ xuño",
+    "июль июли luulyo ກໍລະກົດ xullo",
+    "августи agoosto ogosto ສິງຫາ",
+    "сентябрь сентябри sebteembar sebtembar ກັນຍາ",
+    "октябрь октябри oktoobar ຕຸລາ",
+    "ноябрь ноябри nofeembar nofembar ພະຈິກ",
+    "декабрь декабри diseembar desembar ທັນວາ decembro",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

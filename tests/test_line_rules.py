@@ -411,6 +411,8 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Akhri sidoo kale: Miino lagu aasay waddada Afgooye iyo Muqdisho oo qarxday", "stock"),
         ("ອ່ານຕື່ມ: ລົດໄຟລາວ-ຈີນ ຂົນສົ່ງຜູ້ໂດຍສານໄດ້ 1 ລ້ານເທື່ອຄົນ", "stock"),
         ("Дагы окуңуз: Бишкекте жаңы мектеп ачылды", "stock"),
+        ("Хонед ҳамчунин: Рубл арзон шуд, хонаводаҳои муҳоҷирон дар танголанҷӣ", "stock"),
+        ("Хонед ҳамчунин", "stock"),
         ("LER MÁIS: Os estaleiros de Vigo teñen carga de traballo asegurada ata 2027", "stock"),
         ("Baca juga: U.S. troops leave. Then a second sentence follows here.", None),
         # many dots that fail at the end: judged at once, not by trying every split

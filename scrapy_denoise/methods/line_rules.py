@@ -265,8 +265,9 @@ _READ_ALSO_LABELS = (
     r"|oxu|daha ətraflı|karanta kuma|អានបន្ថែម|basahin(?: din| rin)?"
     r"|ಇದನ್ನೂ ಓದಿ|આ પણ વાંચો|ഇതുകൂടി വായിക്കൂ"
     r"|ਇਹ ਵੀ ਪੜ੍ਹੋ|ਪੜ੍ਹੋ ਇਹ ਵੀ(?: ਖ਼ਬਰ| ਖ਼ਬਰ| ਖਬਰ)?|ఇది కూడా చదవండి|ဆက်စပ်ဖတ်ရှုရန်"
-    # Somali's, Lao's, Kyrgyz's and Galician's (generated portals, 2026-11-30)
+    # Somali's, Lao's, Kyrgyz's, Galician's and Tajik's (generated portals, 2026-11-30)
     r"|(?:ka )?akhri sidoo kale|ka akhri|ອ່ານຕື່ມ|дагы окуңуз|окуй жүрүңүз|ler máis|le tamén"
+    r"|хонед ҳамчунин"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and
