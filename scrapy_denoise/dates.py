@@ -147,23 +147,25 @@ _MONTHS_ASIA: tuple[str, ...] = (
     "желтоқсан դեկտեմբերի დეკემბერი डिसेंबर dekabr ਦਸੰਬਰ ಡಿಸೆಂಬರ್ ડિસેમ્બર ഡിസംബർ",
 )
 #: Kyrgyz's (Russian's names in the nominative, after the day and a hyphen: "14-апрель,
-#: 2024"), Tajik's (with the izafet's "-и": "12 майи 2024"), Somali's, Lao's and
-#: Galician's (where they differ from Spanish's and Portuguese's), by month: generated
-#: copies of news sites in those languages kept their stories' date lines ("19 Juun 2024",
-#: "22 ພຶດສະພາ 2024", "24 de xuño de 2024")
+#: 2024"), Tajik's (with the izafet's "-и": "12 майи 2024"), Somali's, Lao's, Galician's
+#: (where they differ from Spanish's and Portuguese's), Irish's (but September's and
+#: October's, two words each) and Luxembourgish's (where they differ from German's), by
+#: month: generated copies of news sites in those languages kept their stories' date lines
+#: ("19 Juun 2024", "22 ພຶດສະພາ 2024", "24 de xuño de 2024", "14 Bealtaine 2024",
+#: "27. Mee 2024")
 _MONTHS_2 = (
-    "январь январи janaayo jannaayo ມັງກອນ xaneiro",
-    "февраль феврали febraayo feberaayo ກຸມພາ febreiro",
-    "марти maarso ມີນາ",
-    "апрель апрели abriil ເມສາ",
-    "майи maajo ພຶດສະພາ",
-    "июнь июни juun ມິຖຸນາ xuño",
-    "июль июли luulyo ກໍລະກົດ xullo",
-    "августи agoosto ogosto ສິງຫາ",
+    "январь январи janaayo jannaayo ມັງກອນ xaneiro eanáir",
+    "февраль феврали febraayo feberaayo ກຸມພາ febreiro feabhra",
+    "марти maarso ມີນາ márta mäerz",
+    "апрель апрели abriil ເມສາ aibreán abrëll",
+    "майи maajo ພຶດສະພາ bealtaine mee",
+    "июнь июни juun ມິຖຸນາ xuño meitheamh",
+    "июль июли luulyo ກໍລະກົດ xullo iúil",
+    "августи agoosto ogosto ສິງຫາ lúnasa",
     "сентябрь сентябри sebteembar sebtembar ກັນຍາ",
     "октябрь октябри oktoobar ຕຸລາ",
-    "ноябрь ноябри nofeembar nofembar ພະຈິກ",
-    "декабрь декабри diseembar desembar ທັນວາ decembro",
+    "ноябрь ноябри nofeembar nofembar ພະຈິກ samhain",
+    "декабрь декабри diseembar desembar ທັນວາ decembro nollaig",
 )
 _FOREIGN_MONTHS = tuple(
     " ".join(names)

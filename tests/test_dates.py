@@ -96,6 +96,8 @@ def test_find_written_date_reads_the_forms_people_read(
         ("14-апрель, 2024, 15:32", (2024, 4, 14)),  # Kyrgyz: a hyphen after the day
         ("Arbaco, 19 Juun 2024", (2024, 6, 19)),  # Somali
         ("12 майи 2024, 14:05", (2024, 5, 12)),  # Tajik
+        ("14 Bealtaine 2024", (2024, 5, 14)),  # Irish
+        ("Publizéiert: Méindeg, 27. Mee 2024 um 08:05", (2024, 5, 27)),  # Luxembourgish
         ("ວັນພຸດ, 22 ພຶດສະພາ 2024", (2024, 5, 22)),  # Lao
         ("24 de xuño de 2024 · 19:06", (2024, 6, 24)),  # Galician
     ],

@@ -413,6 +413,9 @@ def test_a_change_stamp_with_its_commit_is_a_stock_line(line: str, rule: str | N
         ("Дагы окуңуз: Бишкекте жаңы мектеп ачылды", "stock"),
         ("Хонед ҳамчунин: Рубл арзон шуд, хонаводаҳои муҳоҷирон дар танголанҷӣ", "stock"),
         ("Хонед ҳамчунин", "stock"),
+        ("LÉIGH FREISIN: Laoise Nic an Iomaire ag seoladh albam nua sean-nóis", "stock"),
+        ("Liest och: Streik bei der Bunn: Pendler mussen op de Bus ausweichen", "stock"),
+        ("Ẹ TÚN KA: Ìjọba ìpínlẹ̀ Ọ̀yọ́ ṣí ọ̀nà tuntun", "stock"),
         ("LER MÁIS: Os estaleiros de Vigo teñen carga de traballo asegurada ata 2027", "stock"),
         ("Baca juga: U.S. troops leave. Then a second sentence follows here.", None),
         # many dots that fail at the end: judged at once, not by trying every split

@@ -658,6 +658,10 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/underwriting",
         "/nagu-saabsan/",  # Somali
         "/xeerka-asturnaanta/",
+        "/kan-si-wa/",  # Yoruba
+        "/nuachtlitir/",  # Irish
+        "/polasai-priobhaideachais/",
+        "/dateschutz/",  # Luxembourgish
         "/quen-somos/",  # Galician
         "/ethics-policy/",  # a newsroom's
         "/ways-to-give/",

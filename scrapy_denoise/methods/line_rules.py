@@ -268,6 +268,8 @@ _READ_ALSO_LABELS = (
     # Somali's, Lao's, Kyrgyz's, Galician's and Tajik's (generated portals, 2026-11-30)
     r"|(?:ka )?akhri sidoo kale|ka akhri|ອ່ານຕື່ມ|дагы окуңуз|окуй жүрүңүз|ler máis|le tamén"
     r"|хонед ҳамчунин"
+    # Irish's, Luxembourgish's and Yoruba's
+    r"|léigh freisin|liest och|ẹ tún ka|ka èyí náà"
 )
 
 #: The same furniture in German, French, Spanish, Portuguese, Italian, Dutch, Polish and

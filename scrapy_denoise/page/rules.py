@@ -587,6 +587,13 @@ DEFAULT_SITE_PAGES = (
     r"|xayeysiis|ku[-_]biir[-_]wargeyska|quen[-_]somos|publicidade|subscrici(?:ó|o)n"
     r"|bolet(?:í|i)n|ethics[-_]polic(?:y|ies)|ways[-_]to[-_]give"
     r"|(?:community|commentary|comment|submission)[-_]guidelines"
+    # Yoruba: support, privacy and editorial policies, advertising, email newsletter,
+    # contact us, about us, terms of use; Irish: advertising, staff, newsletter, support,
+    # contact, privacy, terms; Luxembourgish: data protection, terms, about us
+    r"|atileyin|ilana[-_]asiri|ilana[-_]olootu|ipolowo|iwe[-_]iroyin[-_]imeeli|kan[-_]si[-_]wa"
+    r"|nipa[-_]wa|ofin[-_]lilo|fograiocht|foireann|nuachtlitir|tacaigh(?:[-_]linn)?|teagmhail"
+    r"|(?:beartas[-_]|polasai[-_])?priobhaideach(?:ta|ais|as)|tearmai(?:[-_]agus[-_]coinniollacha)?"
+    r"|dateschutz|notzungsbedingungen|iwwer[-_]eis"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
