@@ -188,6 +188,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/people/adrian-mbeki/",
         "/practices/antitrust-competition/",
         "/offices/houston/",
+        "/teams/first-team/defenders/danny-cartwright/",  # a club's player
         "/news/department/animal-science/",
         "/insights/topic/biometric-privacy/page/2/",
         "/experts/college/medicine/",
@@ -510,6 +511,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/weblog/comments/5933/",
         "/doc/503178_balykchy_korumdu_jolunun_22_chakyrymy_ongdolot.html",  # Kaktus Media's
         "/people/why-the-celebrity-couple-split-after-ten-years/",  # a story, not a name
+        "/teams/first-team/harbourton-sign-striker-on-a-three-year-deal/",
+        "/club/skills/cognitive.htm",  # a coaching article (cleaneval)
         "/forums/topic/188682-new-2500x-pc-case/",  # a forum's thread, by its number
         "/blogs/enforcement-edge/2023/06/a-post-in-june/",
         "/AboutUs/NN_011602.htm",  # a hospital's news item (cleaneval)
@@ -669,6 +672,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/blogs/workplace-counsel/about/",  # one blog's among a firm's blogs
         "/blogs/workplace-counsel/subscribe/",
         "/newsroom/media-contacts/",  # a newsroom's own
+        "/club/contact-us/",  # a sports club's
         "/about-us/medical-education/",  # a few plain words in an about folder
         "/en/about/in-the-news/",
     ],

@@ -130,6 +130,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # words: a story under a /people/ section has a longer slug. No shared page has these
     rf"^/(?:{_LANGUAGE}/)?(?:people|professionals|lawyers|attorneys)/[a-z]+(?:-[a-z]+){{1,3}}",
     rf"^/(?:{_LANGUAGE}/)?(?:practices|practice[-_]areas|offices)/[^/?]+",
+    # and a sports club's players, by their names under a team and a position
+    # (/teams/first-team/defenders/danny-cartwright/, /players/kai-robinson/: a generated
+    # football club's crawl stored its 27 players' profiles); no shared page has these
+    r"^/(?:teams?/[a-z0-9-]+/(?:[a-z-]+/)?|players?/|squad/)[a-z]+(?:-[a-z]+){1,3}",
     # a news office's stories (or experts) filtered by department, college, topic or type
     # (/news/department/animal-science/, /insights/topic/biometric-privacy/,
     # /experts/college/medicine/: generated university and law-firm copies' crawls stored
@@ -603,8 +607,9 @@ _SITE_PAGE_FOLDERS = re.compile(
     r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional|zerbitzuak"
     # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
     r"|com"
-    # a newsroom's own pages (/newsroom/media-contacts/: a generated health system's)
-    r"|newsroom|press(?:room)?",
+    # a newsroom's own pages (/newsroom/media-contacts/: a generated health system's), a
+    # sports club's (/club/contact-us/, /club/vacancies/: a generated football club's)
+    r"|newsroom|press(?:room)?|club",
     re.I,
 )
 
