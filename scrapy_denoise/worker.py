@@ -87,6 +87,9 @@ _DOCUMENT_CACHE_SIZE = 32
 _IDENTITY_CACHE_SIZE = 20_000
 #: URLs whose history is read in one query at most (the store reads 500 per statement).
 _PREFETCH_MAX = 500
+#: stored articles read back, filtered again and written per batch at the crawl's end
+#: (:meth:`CoreHost.revise_stored_texts`)
+_REVISE_BATCH = 500
 #: operations that judge a page, whose URL's history the worker prefetches
 _PAGE_OPS = frozenset({"classify", "extract"})
 #: the noise verdicts that delete a URL's stored article (``DENOISE_STORE_WITHDRAW``): a site
@@ -339,14 +342,19 @@ class CoreHost:
                 if not too_short(a, min_text_chars, keep_headline=keep_headline)
             ]
         )
-        revisions = []
-        for url, (title, text) in store.article_texts(denoiser.outdated()).items():
-            cleaned = denoiser.refilter(url, text)
-            if cleaned != text and not short_text(
-                cleaned, title, min_text_chars, keep_headline=keep_headline
-            ):
-                revisions.append((url, cleaned))
-        return revised + store.revise_texts(revisions)
+        outdated = denoiser.outdated()
+        # by batches: a broad crawl's rows to filter again may not fit in memory at once
+        for start in range(0, len(outdated), _REVISE_BATCH):
+            revisions = []
+            batch = outdated[start : start + _REVISE_BATCH]
+            for url, (title, text) in store.article_texts(batch).items():
+                cleaned = denoiser.refilter(url, text)
+                if cleaned != text and not short_text(
+                    cleaned, title, min_text_chars, keep_headline=keep_headline
+                ):
+                    revisions.append((url, cleaned))
+            revised += store.revise_texts(revisions)
+        return revised
 
     def withdraw_noise_pages(self) -> list[tuple[str, str]]:
         """Delete the stored articles of the pages the crawl let through that the whole

@@ -464,3 +464,33 @@ def test_a_database_failing_to_delete_a_row_keeps_the_verdict(
     assert host.classify(PAGE, url, None, True, True) == (verdict, (), False)
     assert f"could not delete the stored article {url}: store withdraw failed" in caplog.text
     host.close()
+
+
+def test_the_crawls_end_filters_stored_rows_again_by_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``revise_stored_texts`` reads the rows holding lines learned as noise after them back
+    in batches, takes those lines out and writes them; a row never stored stays unwritten."""
+    from test_article_lines import APPEAL, SITE, _post
+
+    from scrapy_denoise.worker import CoreHost
+
+    monkeypatch.setattr(worker_module, "_REVISE_BATCH", 4)
+    host = CoreHost()
+    options = DenoiseOptions(templates=False, refilter_lines=True, page_model=None)
+    host.open(f"sqlite:///{tmp_path / 'core.sqlite3'}", options)
+    assert host.store is not None and host.denoiser is not None
+    rows = []
+    for n in range(100):
+        article = host.denoiser.extract(_post(n), f"{SITE}/2024/{n}.html")
+        if n != 0:  # the first is never stored (a pipeline dropped it)
+            rows.append(ArticleRecord(article.url, SITE, article.text, title=article.title))
+    host.store.upsert_articles(rows)
+    holding = [r.url for r in rows if APPEAL in r.text]
+    assert len(holding) > 8  # more than two batches
+    revised = host.revise_stored_texts(min_text_chars=100)
+    assert sorted(revised) == sorted(holding)
+    with host.store.engine.connect() as conn:
+        texts = [row[0] for row in conn.exec_driver_sql("SELECT text FROM articles")]
+    assert len(texts) == 99 and not any(APPEAL in t for t in texts)
+    host.close()
