@@ -18,22 +18,8 @@ SITE = "https://garden.example"
 #: site's pages, and on more than 21) once about 44 posts are in, after 22 posts kept it
 APPEAL = "Keep the Thornbank plot diary going: become a friend of the allotment society today"
 _WORDS = [
-    "rhubarb",
-    "potatoes",
-    "beans",
-    "shed",
-    "compost",
-    "frost",
-    "courgettes",
-    "hedge",
-    "manure",
-    "onions",
-    "leeks",
-    "carrots",
-    "greenhouse",
-    "seedlings",
-    "slugs",
-    "netting",
+    *("rhubarb", "potatoes", "beans", "shed", "compost", "frost", "courgettes", "hedge"),
+    *("manure", "onions", "leeks", "carrots", "greenhouse", "seedlings", "slugs", "netting"),
 ]
 
 

@@ -11,6 +11,7 @@ site learner has seen when a page is extracted changes its text slightly.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from urllib.parse import quote
 import pytest
 from integration_support import (
     CrawlRun,
+    StoredArticle,
     TruthPage,
     read_articles,
     run_crawl,
@@ -459,6 +461,19 @@ def _diary_site(root: Path, posts: int, *, appeal: bool = False) -> None:
         )
 
 
+def _crawl_diary(
+    base_url: str, tmp_path: Path, posts: int, settings: dict[str, object]
+) -> tuple[CrawlRun, list[StoredArticle]]:
+    """A crawl of the served diary into a database of its own, with ``settings``; the run
+    and its rows, each of the ``posts`` stored."""
+    db_url = f"sqlite:///{tmp_path / f'diary-{uuid.uuid4().hex[:8]}.sqlite3'}"
+    run = run_crawl(base_url + "/", tmp_path, {"DENOISE_DATABASE_URL": db_url, **settings})
+    run.check_finished()
+    articles = read_articles(db_url)
+    assert len(articles) == posts
+    return run, articles
+
+
 def test_a_crawl_rewrites_at_its_end_the_rows_stored_before_their_site_was_learned(
     tmp_path: Path,
 ) -> None:
@@ -469,12 +484,7 @@ def test_a_crawl_rewrites_at_its_end_the_rows_stored_before_their_site_was_learn
     kept: dict[int, int] = {}
     with serve(tmp_path / "www") as base_url:
         for revisit in (40, 0):
-            db_url = f"sqlite:///{tmp_path / f'diary-{revisit}.sqlite3'}"
-            settings = {"DENOISE_DATABASE_URL": db_url, "DENOISE_REVISIT_FIRST": revisit}
-            run = run_crawl(base_url + "/", tmp_path, settings)
-            run.check_finished()
-            articles = read_articles(db_url)
-            assert len(articles) == 40
+            run, articles = _crawl_diary(base_url, tmp_path, 40, {"DENOISE_REVISIT_FIRST": revisit})
             kept[revisit] = sum(_SIGN_OFF in a.text for a in articles)
             if revisit:
                 assert run.stats.get("denoise/store/revised", 0) >= 5
@@ -496,16 +506,8 @@ def test_a_crawl_takes_out_at_its_end_the_lines_its_sites_learned_after_storing_
     kept: dict[bool, int] = {}
     with serve(tmp_path / "www") as base_url:
         for refilter in (True, False):
-            db_url = f"sqlite:///{tmp_path / f'diary-{refilter}.sqlite3'}"
-            settings = {
-                "DENOISE_DATABASE_URL": db_url,
-                "DENOISE_REVISIT_FIRST": 0,
-                "DENOISE_REFILTER_LINES": refilter,
-            }
-            run = run_crawl(base_url + "/", tmp_path, settings)
-            run.check_finished()
-            articles = read_articles(db_url)
-            assert len(articles) == 90
+            settings = {"DENOISE_REVISIT_FIRST": 0, "DENOISE_REFILTER_LINES": refilter}
+            run, articles = _crawl_diary(base_url, tmp_path, 90, settings)
             kept[refilter] = sum(_APPEAL in a.text for a in articles)
             if refilter:
                 assert run.stats.get("denoise/store/revised", 0) >= 10
