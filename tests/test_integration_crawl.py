@@ -12,7 +12,7 @@ site learner has seen when a page is extracted changes its text slightly.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -462,7 +462,7 @@ def _diary_site(root: Path, posts: int, *, appeal: bool = False) -> None:
 
 
 def _crawl_diary(
-    base_url: str, tmp_path: Path, posts: int, settings: dict[str, object]
+    base_url: str, tmp_path: Path, posts: int, settings: Mapping[str, object]
 ) -> tuple[CrawlRun, list[StoredArticle]]:
     """A crawl of the served diary into a database of its own, with ``settings``; the run
     and its rows, each of the ``posts`` stored."""
