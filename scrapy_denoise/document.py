@@ -931,6 +931,7 @@ def _load_tree(
     if not display:
         etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
         _drop_hidden(root)
+        _drop_line_numbers(root)
         return root, head, encoding, _drop_control_text(root), first
     # The same removals, with the head out of the tree and the style sheets empty while
     # hidden elements are judged, so that the test counts the same text as on the document.
@@ -942,6 +943,7 @@ def _load_tree(
         el.text = None
     etree.strip_elements(root, *_DISPLAY_DROPPED, with_tail=False)
     _drop_hidden(root)
+    _drop_line_numbers(root)
     for el, css in sheets:
         el.text = css
     if page_head is not None:
@@ -1123,6 +1125,47 @@ def _drop_hidden(root: etree._Element) -> None:
         if len(el):
             gone.update(el.iter(etree.Element))
     _write_moved(moved)
+
+
+#: the class names of a code block's line-number column: Hexo's and Rouge's ``gutter``
+#: (``rouge-gutter``), Pygments' ``linenos`` / ``linenodiv`` (Sphinx, MkDocs, Pelican),
+#: Hugo's Chroma ``lnt`` and ``ln``, ``line-numbers``
+_LINE_NUMBER_CLASSES = frozenset(
+    {"gutter", "rouge-gutter", "linenos", "lineno", "linenodiv", "lnt", "ln", "line-numbers"}
+)
+_LINE_NUMBER_CANDIDATES = etree.XPath(
+    "//*[self::td or self::span or self::div or self::pre or self::code]"
+    "[contains(@class, 'gutter') or contains(@class, 'lineno') or contains(@class, 'ln')"
+    " or contains(@class, 'line-number')]"
+)
+_NOT_LINE_NUMBER = re.compile(r"[^\d\s]")
+
+
+def _drop_line_numbers(root: etree._Element) -> None:
+    """Remove the line numbers beside a code block's lines. Hexo, Jekyll (Rouge), Sphinx
+    and Hugo print them as text in a column of their own ("1 2 3 ... 16" down a table cell
+    beside the code), which extraction reads as lines of their own: a generated Hexo
+    Icarus blog kept "9" to "18" in 30 of its 92 posts, and 6 of zjuvai-blog's Hexo posts
+    kept "1", "2", ... (its crawl's text F1 0.994 -> 0.995): the sites' truth is the
+    posts' Markdown, which has none, and a reader copying the code wants none. Of the
+    5,070 extraction pages one changed, for the worse: wcxb's truth is the rendered text
+    and keeps a page's numbers ("1 2 3 ... 26 | typedef ...", dev 0415, 0.958 -> 0.929).
+    Only an element of such a class whose text is digits and spaces alone goes: "gutter"
+    also names a layout grid's spacing.
+    """
+    if root.find(".//pre") is None:
+        return  # no code block: the common case, one scan in C
+    for el in _LINE_NUMBER_CANDIDATES(root):
+        if _LINE_NUMBER_CLASSES.isdisjoint((el.get("class") or "").split()):
+            continue
+        if _NOT_LINE_NUMBER.search("".join(el.itertext())):
+            continue
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if el.tail:
+            _add_text_after(el.getprevious(), parent, el.tail)
+        parent.remove(el)
 
 
 def _write_moved(moved: dict[tuple[etree._Element | None, etree._Element], list[str]]) -> None:

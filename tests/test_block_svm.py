@@ -528,6 +528,7 @@ def _aside_texts(page: str) -> set[str]:
         "<section class='FullWidthFeatureCarousel'>",
         "<div class='ArticleTalkbacks' id='talkbacks'>",  # readers' comments (ynet)
         "<section class='komment-lista'>",  # and in Hungarian
+        "<ul class='pager'>",  # a post's previous/next links (Jekyll's Hux Blog theme)
         "<div role='navigation'>",
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",

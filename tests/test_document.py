@@ -340,6 +340,40 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
         assert shown in text
 
 
+@pytest.mark.parametrize(
+    "numbers",
+    [
+        # Hexo's code block: a table whose first cell is the gutter
+        '<td class="gutter"><pre><span class="line">1</span><br><span class="line">2</span>'
+        "<br><span class='line'>3</span></pre></td>",
+        '<td class="linenos"><div class="linenodiv"><pre>1\n2\n3</pre></div></td>',  # Pygments
+        '<td class="rouge-gutter gl"><pre class="lineno">1\n2\n3\n</pre></td>',  # Rouge
+        '<td class="lntd"><pre><code><span class="lnt">1\n</span><span class="lnt">2\n'
+        "</span><span class='lnt'>3</span></code></pre></td>",  # Hugo's Chroma
+    ],
+)
+def test_a_code_blocks_line_numbers_are_removed(numbers: str) -> None:
+    code = "<td class='code'><pre>x = 1\ny = 2\nprint(x + y)</pre></td>"
+    doc = load_document(
+        f"<html><body><article><p>Add them up.</p><figure class='highlight'><table><tr>"
+        f"{numbers}{code}</tr></table></figure><p>That prints 3.</p></article></body></html>"
+    )
+    lines = doc.lines()
+    assert lines == ["Add them up.", "x = 1 y = 2 print(x + y)", "That prints 3."]
+
+
+def test_only_digits_in_a_line_number_class_are_line_numbers() -> None:
+    # "gutter" also names a layout grid's spacing; a column of words there is text
+    doc = load_document(
+        "<html><body><div class='gutter'><p>Story text, 2 paragraphs.</p>"
+        "<pre>code()</pre></div><span class='ln'>12</span></body></html>"
+    )
+    assert "Story text, 2 paragraphs." in doc.text() and "12" not in doc.lines()
+    # without a code block nothing is looked for: a score of "12" in such a span stays
+    doc = load_document("<html><body><p>Final score:</p><span class='ln'>12</span></body></html>")
+    assert "12" in doc.lines()
+
+
 _ARTICLE = "<h1>Storm closes the coastal road</h1>" + (
     "<p>The council shut the road on Tuesday after waves broke over the sea wall.</p>" * 6
 )

@@ -144,6 +144,46 @@ def test_entries_that_show_another_articles_lead_whole_count_as_its_title() -> N
     assert index.listings() == []
 
 
+def test_teasers_under_a_label_and_run_on_from_a_heading_count() -> None:
+    # cnblogs lists a blog's posts as "摘要： <the post's text, its first heading run into
+    # the paragraph after it>... 阅读全文"
+    index = ListingIndex()
+    for n, lead in enumerate(LEADS[:4]):
+        index.add(f"{SITE}/p/{n}.html", "college", None, ["起因", lead, SENTENCE])
+    teasers = [f"摘要： 起因 {lead[:50]}... 阅读全文" for lead in LEADS[:4]]
+    index.add(f"{SITE}/blog/", "college", "Blog", teasers)
+    index.add(f"{SITE}/summary/", "college", None, [f"Summary: {lead[:50]}…" for lead in LEADS])
+    assert index.listings() == [(f"{SITE}/blog/", "college"), (f"{SITE}/summary/", "college")]
+    # a label the list of labels does not know is part of the teaser
+    index = ListingIndex()
+    for n, lead in enumerate(LEADS[:4]):
+        index.add(f"{SITE}/p/{n}.html", "college", None, [lead, SENTENCE])
+    index.add(f"{SITE}/notes/", "college", None, [f"Note: {lead[:50]}..." for lead in LEADS])
+    assert index.listings() == []
+
+
+def test_short_lines_between_a_lists_entries_do_not_count() -> None:
+    # Habr's lists print each story's hubs, lead, votes, difficulty, reading time and views
+    leads = [f"Lead {n}: the council met on Tuesday about item {n} and agreed." for n in range(6)]
+    entries = [
+        line
+        for n, lead in enumerate(leads)
+        for line in (f"Hub {n} development*Programming*", lead, "135", "Сложный", "2 мин", "1.5K")
+    ]
+    index = ListingIndex()
+    for n, lead in enumerate(leads):
+        index.add(f"{SITE}/ru/articles/{n}/", "habr", None, [lead, SENTENCE])
+    index.add(f"{SITE}/ru/hubs/go/articles/", "habr", None, entries)
+    assert index.listings() == [(f"{SITE}/ru/hubs/go/articles/", "habr")]
+    # a long line between the entries still counts: then they are under a fifth
+    index = ListingIndex()
+    for n, lead in enumerate(leads):
+        index.add(f"{SITE}/ru/articles/{n}/", "habr", None, [lead, SENTENCE])
+    spaced = [x for line in entries for x in (line, *([SENTENCE] * 3 if line in leads else ()))]
+    index.add(f"{SITE}/ru/hubs/go/articles/", "habr", None, spaced)
+    assert index.listings() == []
+
+
 def test_listing_index_ignores_titles_several_pages_share_and_other_sites() -> None:
     index = ListingIndex()
     # a site's name as the title of many pages names none of them

@@ -45,6 +45,13 @@ its video channel, stays: its teasers begin as no article's first lines do). CMS
 the teaser from the story's first paragraph (WordPress's excerpt, DedeCMS's
 description, Ghost's), so its start is the story's.
 
+A teaser may carry a label before it (cnblogs lists its users' posts as "摘要： ...
+阅读全文", "summary"; :data:`_TEASER_LABEL`), and an excerpt made from the story's text runs
+its first heading into the paragraph after it ("起因 学校的选课系统上线已经..."), so a
+short first line's start, joined to the lines after it, is a lead too: a generated cnblogs
+blog's home and article list were stored, and went with both (2026-11-30; flink-blog,
+zjuvai-blog and nine generated sites stored the same articles with and without).
+
 An entry that shows its story's first paragraph *whole* counts the same way: a line
 that is, whole, one of another article's first lines (at least :data:`LEAD_CHARS`
 characters; a line that merely begins as one, without an ellipsis, is a quote; a
@@ -55,6 +62,13 @@ titles, links, go with extraction: a generated Iranian news agency's sub-section
 all went with whole leads counted (a generated Hindi news site's city pages, which cut
 their leads short without an ellipsis, stay). On flink-blog, zjuvai-blog, the demo site
 and seven other generated sites the crawls stored the same rows with and without it.
+
+The shares leave out lines too short to name anything (:data:`MIN_TITLE_CHARS`): lists
+print each entry's votes, reading time, views and type under its lead ("135", "2 мин",
+"1.5K": Habr's), which made a generated Habr-style site's hub lists' leads a seventh of
+their lines; one of its two went with them left out (its users' and companies' lists
+stay: the first stories of a site's lists are the lists' own first lines too, named by
+too many pages to count).
 
 A page that declares itself an article with its publication time (Open Graph's
 ``article:published_time``, :func:`~.classifier.declares_article`) is never judged one,
@@ -121,6 +135,13 @@ _ELLIPSIS = re.compile(
     rf"(?:(?:{_READ_ON})\s*[»›→>]*\s*)?$",
     re.IGNORECASE,
 )
+#: the label some lists print before an entry's teaser: cnblogs's "摘要： ... 阅读全文" (its
+#: users' blogs list their posts so), "Summary:", "Excerpt:"
+_TEASER_LABEL = re.compile(
+    r"^\s*(?:摘要|简介|簡介|概要|导读|導讀|要約|summary|excerpt|abstract)\s*[:：]\s*", re.IGNORECASE
+)
+#: a short first line (a heading) and the lines after it, joined as an excerpt joins them
+_OPENING_LINES = 3
 #: pages whose lines are remembered until judged
 WINDOW = 5_000
 #: URLs one title (or lead) may name and still name an article: the article and one copy
@@ -145,10 +166,15 @@ _LEADING_DATE = re.compile(
 _DATE_STARTS = frozenset("0123456789[【(（")
 
 
+#: the key of a line too short to name anything (:data:`MIN_TITLE_CHARS`), which the share
+#: of a page's lines that are titles leaves out (Python's hash is never -1)
+_SHORT = -1
+
+
 def _key(line: str) -> int:
-    """The line's key, 0 for one that cannot be a title. Python's own string hash: the
-    index lives in one process's memory (and a blake2b digest per line cost a crawl 0.3
-    ms a page)."""
+    """The line's key, 0 for one that cannot be a title (:data:`_SHORT` for a short one).
+    Python's own string hash: the index lives in one process's memory (and a blake2b
+    digest per line cost a crawl 0.3 ms a page)."""
     if len(line) > _MAX_LINE_CHARS:
         return 0
     text = " ".join(line.split())
@@ -160,6 +186,8 @@ def _key(line: str) -> int:
         text = _LEADING_DATE.sub("", text)
     if not text:
         return 0
+    if reading_len(text) < MIN_TITLE_CHARS:
+        return _SHORT
     return hash(text.casefold()) or 1
 
 
@@ -172,22 +200,26 @@ def _lead_key(line: str) -> int:
 
 
 def _teaser_key(line: str) -> int:
-    """:func:`_lead_key` of a line that ends in an ellipsis, without it; 0 for any other."""
+    """:func:`_lead_key` of a line that ends in an ellipsis, without it and without a
+    label before it (:data:`_TEASER_LABEL`); 0 for any other."""
     if len(line) > _MAX_LINE_CHARS or (
         "…" not in line and "..." not in line and "。。。" not in line
     ):
         return 0
     cut = _ELLIPSIS.sub("", line)
-    return _lead_key(cut) if cut != line else 0
+    if cut == line:
+        return 0
+    return _lead_key(_TEASER_LABEL.sub("", cut, count=1))
 
 
-def is_listing(other_titles: Sequence[bool]) -> bool:
+def is_listing(other_titles: Sequence[bool | None]) -> bool:
     """The rule (module docstring), given for each of the page's lines whether it is
-    another article's title, each title counted once."""
+    another article's title, each title counted once; None for a line too short to be one,
+    which the shares leave out (the first third is of all the lines)."""
     hits = [i for i, other in enumerate(other_titles) if other]
-    lines = len(other_titles)
-    if len(hits) < 2 or hits[0] >= max(lines / 3, 1):
+    if len(hits) < 2 or hits[0] >= max(len(other_titles) / 3, 1):
         return False
+    lines = sum(other is not None for other in other_titles)
     if len(hits) >= MIN_TITLES and len(hits) >= MIN_SHARE * lines:
         return True
     return len(hits) >= TITLES_ONLY_SHARE * lines
@@ -239,6 +271,14 @@ class ListingIndex:
                 _remember(self._leads, (site, key), url, 2 * MAX_TITLES)
                 _remember(self._leads, (site, _whole_key(line)), url, 2 * MAX_TITLES)
                 leads += 1
+        for i, line in enumerate(read[:_LEAD_LINES]):
+            # An excerpt made from the story's text runs its first heading into the
+            # paragraph after it ("起因 学校的选课系统上线已经7个月了，..."): a short line's
+            # start, with the lines after it, is a lead as well.
+            if len(line) < LEAD_CHARS and (
+                key := _lead_key(" ".join(read[i : i + _OPENING_LINES]))
+            ):
+                _remember(self._leads, (site, key), url, 2 * MAX_TITLES)
         if len(self._window) > WINDOW:
             # OrderedDict: popping the oldest of a dict scans its deleted slots (0.5 ms)
             oldest, keys = self._window.popitem(last=False)
@@ -285,7 +325,15 @@ class ListingIndex:
             for i, k in enumerate(teasers):
                 if k and _names_other(leads.get((site, k)), url):
                     others[i] = True
-        return is_listing(_distinct(line_keys, others))
+        # Short lines are left out of the count: a list's entries print their votes, reading
+        # time, views and type under each lead ("135", "Сложный", "2 мин", "1.5K":
+        # Habr's), and no short line is an article's title or lead.
+        return is_listing(
+            [
+                None if key == _SHORT else other
+                for other, key in zip(_distinct(line_keys, others), line_keys, strict=True)
+            ]
+        )
 
 
 def _teaser_keys(read: Sequence[str]) -> array[int]:
