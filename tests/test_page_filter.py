@@ -403,6 +403,14 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/en/locations/houston",
         "/comments/318242",  # a story's comments at the root, by its number
         "/sorani/video/050720234",  # in a language's folder by its name
+        "/ru/users/",  # a community's members, their lists, companies and hubs (Habr's)
+        "/ru/users/pgmaster/posts/",
+        "/ru/companies/",
+        "/ru/companies/bastion_sec/",
+        "/ru/hubs/",
+        "/ru/hubs/android_dev/articles/",
+        "/categories/backend/golang/",  # a category's own categories
+        "/category/news/local/page/2/",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -517,6 +525,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/blogs/enforcement-edge/2023/06/a-post-in-june/",
         "/AboutUs/NN_011602.htm",  # a hospital's news item (cleaneval)
         "/pages/calendar.html",  # an article (cleaneval)
+        "/ru/companies/kvantsoft/articles/852610/",  # a company's blog post (Habr's)
+        "/companies/apple-to-open-a-new-campus-in-austin/",  # a business section's story
+        "/category/2024/05/a-post-in-may.html",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -675,6 +686,9 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/club/contact-us/",  # a sports club's
         "/about-us/medical-education/",  # a few plain words in an about folder
         "/en/about/in-the-news/",
+        "/mediakit/",  # a media kit, a feedback form, a page of the terms (Zenn's, Habr's)
+        "/ru/feedback/",
+        "/terms/transaction-law/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

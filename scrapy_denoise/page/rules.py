@@ -390,6 +390,19 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # language's (Drupal's /user/10, /users/rosa): a generated Drupal newsroom's crawl
     # stored its reporters' six. No page of the shared data has such a path
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users?/[^/]+",
+    # and the index of members, a member's lists of posts and comments, a community's
+    # companies (their profiles and index) and its hubs' lists (Habr's /ru/users/,
+    # /ru/users/NAME/posts/, /ru/companies/NAME/, /ru/hubs/NAME/articles/: a generated
+    # Habr-style site's crawl stored 17). A company is named by one token: a business
+    # section's story (/companies/some-story-slug) has words joined by hyphens
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users(?:/[^/]+/(?:posts|articles|publications"
+    r"|comments|favorites|bookmarks|followers|following|subscribers|subscriptions))?",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?companies(?:/[a-z0-9_]+)?",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?hubs(?:/[^/]+(?:/(?:articles|posts|news|authors))?)?",
+    # a category's own categories (Hexo's and WordPress's /categories/backend/golang/,
+    # /category/news/local/: a generated Hexo Icarus blog's crawl stored one; of the shared
+    # pages it names two of wcxb's, typed listing and collection, noise)
+    r"categor(?:y|ies)/[^/?.]+/[^/?.]+",
     # ZEIT ONLINE's authors, filed by their surname's initial (/autoren/S/Anna_Schmidt/):
     # a generated German magazine's crawl stored seven
     r"^/autoren/[a-z]/[^/]+",
@@ -598,6 +611,8 @@ DEFAULT_SITE_PAGES = (
     r"|nipa[-_]wa|ofin[-_]lilo|fograiocht|foireann|nuachtlitir|tacaigh(?:[-_]linn)?|teagmhail"
     r"|(?:beartas[-_]|polasai[-_])?priobhaideach(?:ta|ais|as)|tearmai(?:[-_]agus[-_]coinniollacha)?"
     r"|dateschutz|notzungsbedingungen|iwwer[-_]eis"
+    # a site's media kit, its feedback form (generated Zenn- and Habr-style sites' crawls)
+    r"|media[-_]?kit|feedback"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
@@ -609,16 +624,22 @@ _SITE_PAGE_FOLDERS = re.compile(
     r"|com"
     # a newsroom's own pages (/newsroom/media-contacts/: a generated health system's), a
     # sports club's (/club/contact-us/, /club/vacancies/: a generated football club's)
-    r"|newsroom|press(?:room)?|club",
+    r"|newsroom|press(?:room)?|club"
+    # the pages of a site's terms (Zenn's /terms/transaction-law/, the notice Japanese law
+    # asks of a shop)
+    r"|terms",
     re.I,
 )
 
 #: any page named by one to three plain words in a site's about folder, whatever they are
 #: (/about-us/medical-education/, /about/in-the-news/: a generated health system's crawl
-#: stored three; the second is a wcxb page typed listing, noise); cleaneval's
+#: stored three; the second is a wcxb page typed listing, noise), or in its terms' folder
+#: (Zenn's /terms/transaction-law/); cleaneval's
 #: /AboutUs/NN_011602.htm, a news item, has a number, and a post's slug more words
 #: (/about/our-history-in-pictures.html)
-_ABOUT_PAGE = re.compile(r"about(?:[-_]?us)?/[a-z]+(?:-[a-z]+){0,2}" + _SITE_PAGE_SUFFIX, re.I)
+_ABOUT_PAGE = re.compile(
+    r"(?:about(?:[-_]?us)?|terms)/[a-z]+(?:-[a-z]+){0,2}" + _SITE_PAGE_SUFFIX, re.I
+)
 
 #: Query keys of search, tag and list-paging URLs (``?s=``, ``?q=``, ``?paged=``). ``page``
 #: is not among them: news sites page long *articles* with ``?page=2`` too. Keys match as
