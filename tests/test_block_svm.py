@@ -880,6 +880,7 @@ def test_context_features_sum_each_subtree_like_a_walk_up_the_units() -> None:
         "<div class='wp-block-newspack-newsletters-subscribe newspack-newsletters-subscribe'>",
         "<section id='newsletter-signup'>",
         "<div class='signupForm'>",
+        "<section class='o-paywallV3' aria-label='有料エリア'>",  # a paywall's box (note.com's)
     ],
 )
 def test_a_short_newsletter_sign_up_box_is_an_aside(container: str) -> None:
@@ -903,3 +904,5 @@ def test_a_newsletters_archived_issue_is_no_aside() -> None:
     )
     assert sum(len(p) for p in _STORY) > 500
     assert _aside_texts(page) == set()
+    # nor is a story whose container a metered site names after its paywall
+    assert _aside_texts(page.replace("newsletter-issue", "story paywalled")) == set()

@@ -249,8 +249,11 @@ _CAPTION_BIT = 1 << (_N_CLASS + 1)
 #: after the choice: dragnet 68 and T151 +0.03, google-trends M-037 +0.008). ``subscri`` was
 #: measured with them and left: a subscription box's removal moved the classifiers' selection on
 #: two utomo-big9-chaos development pages, which took in a weather widget (0.98 and 0.86 to 0.93
-#: and 0.73).
-_PROMPT_PREFIXES = ("newsletter", "signup")
+#: and 0.73). A paywall's box in the story, where the paid part is cut ("ここから先は有料部分です",
+#: its price and how to pay: note.com's ``o-paywallV3``), followed later (``paywall``: a generated
+#: note.com-style site's 12 paid posts kept it; no shared page changed, though 20 name elements so,
+#: some of them the story's container, ``story paywalled``, longer than the bound).
+_PROMPT_PREFIXES = ("newsletter", "signup", "paywall")
 _PROMPT_BIT = 1 << (_N_CLASS + 2)
 _PROMPT_MAX_CHARS = 500
 #: the class/id bits that make a block an aside: the words above and the ``comment`` group
