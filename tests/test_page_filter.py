@@ -411,6 +411,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/ru/hubs/android_dev/articles/",
         "/categories/backend/golang/",  # a category's own categories
         "/category/news/local/page/2/",
+        "/news-archive/2023/",  # a news archive by that name
+        "/web/guest/arquivo-de-noticias/2024/",
+        "/web/guest/documentos/-/document_library/Xy9zAb3c/view_file/42100",  # Liferay's
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -528,6 +531,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/ru/companies/kvantsoft/articles/852610/",  # a company's blog post (Habr's)
         "/companies/apple-to-open-a-new-campus-in-austin/",  # a business section's story
         "/category/2024/05/a-post-in-may.html",
+        "/web/guest/noticias/-/asset_publisher/AbC1dEf2/content/novo-aviso",  # Liferay's news
+        "/web/guest/-/sobre-nos-e-a-energia",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -689,6 +694,10 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/mediakit/",  # a media kit, a feedback form, a page of the terms (Zenn's, Habr's)
         "/ru/feedback/",
         "/terms/transaction-law/",
+        "/web/guest/sobre-nos",  # under a Liferay portal's site root
+        "/web/guest/newsletter/",
+        "/web/guest/perguntas-frequentes/",
+        "/es/eventos/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -291,7 +291,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # portal's crawl stored 24); the date may end in a file's suffix (AEM's
     # /archive/2024/01.html: a generated Manorama-style portal's crawl stored 6)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit|archif|hemeroteka)"
+    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit|archif|hemeroteka"
+    # and a news archive by that name (/news-archive/2023/, a Liferay portal's
+    # /arquivo-de-noticias/2024/: a generated Portuguese agency's crawl stored four)
+    r"|news[-_]archives?|(?:arquivo|archivo)[-_]de[-_]not(?:í|i)cias|archivio[-_]notizie)"
     r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)(?:\.s?html?)?"
     r"|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
@@ -430,6 +433,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # its posts under /products/search/2024/SLUG.)
     rf"^/(?:{_LANGUAGE}/)?investors?(?:[-_]relations)?(?:\.html?|/[^?]*)?",
     r"[^/]+\.page-\d+\.html",
+    # a Liferay portal's document library, its folders and files (/-/document_library/ID/
+    # view/41001, .../view_file/42100: a generated public agency's portal stored 14)
+    r"-/document_library/[^/]+/view(?:_file)?/\d+",
     # Web Stories (Google's AMP story format: a dozen full-screen slides of a line each,
     # under /web-stories/NAME/ as the WordPress plugin and Indian news sites file them):
     # a generated Hindi news site's crawl stored three. No page of the shared data has
@@ -613,6 +619,8 @@ DEFAULT_SITE_PAGES = (
     r"|dateschutz|notzungsbedingungen|iwwer[-_]eis"
     # a site's media kit, its feedback form (generated Zenn- and Habr-style sites' crawls)
     r"|media[-_]?kit|feedback"
+    # and Portuguese and Spanish FAQs and events calendars (a generated Liferay portal's)
+    r"|perguntas[-_]frequentes|preguntas[-_]frecuentes|eventos"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
@@ -901,6 +909,10 @@ def _names_site_page(url: str, names: str) -> bool:
     page?"""
     parts = urlsplit(url)
     segments = [s for s in INDEX_FILE.sub("/", unquote(parts.path)).split("/") if s]
+    if 3 <= len(segments) <= 4 and segments[0].lower() in ("web", "group"):
+        # a Liferay portal's site root (/web/guest/sobre-nos: a generated public agency's
+        # portal, whose every page is under it, stored its about and newsletter pages)
+        segments = segments[2:]
     if len(segments) == 3 and _LANGUAGE_FOLDER.fullmatch(segments[0]):
         # a language's folder of site pages: a company's /en/about-us/leadership.html
         segments = segments[1:]
