@@ -414,6 +414,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/news-archive/2023/",  # a news archive by that name
         "/web/guest/arquivo-de-noticias/2024/",
         "/web/guest/documentos/-/document_library/Xy9zAb3c/view_file/42100",  # Liferay's
+        "/services/web-design/",  # a company's services and solutions
+        "/en-us/services/cybersecurity",
+        "/solutions/conversion-boost/data-analytics",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -533,6 +536,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/category/2024/05/a-post-in-may.html",
         "/web/guest/noticias/-/asset_publisher/AbC1dEf2/content/novo-aviso",  # Liferay's news
         "/web/guest/-/sobre-nos-e-a-energia",
+        "/services/releases/?id=3580033",  # a news release picked by its query (l3s-gn1)
+        "/services/event_management_fundraisers.asp",  # a page by its file (cleaneval)
+        "/services/govdocs/ooh9899/40.htm",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -698,6 +704,8 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/web/guest/newsletter/",
         "/web/guest/perguntas-frequentes/",
         "/es/eventos/",
+        "/testimonials/",
+        "/portfolio/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -433,6 +433,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # its posts under /products/search/2024/SLUG.)
     rf"^/(?:{_LANGUAGE}/)?investors?(?:[-_]relations)?(?:\.html?|/[^?]*)?",
     r"[^/]+\.page-\d+\.html",
+    # a company's services and solutions, named by plain words at its root or a language's
+    # (/services/web-design/, /en/solutions/conversion-boost/data-analytics: a generated
+    # Elementor company site's crawl stored its six; of the shared pages it names 19 of
+    # wcxb's, all typed service, noise). Not with a query, which picks a page (l3s-gn1's
+    # /services/releases/?id=3580033, a news release), nor a file's name
+    # (cleaneval's /services/event_management_fundraisers.asp)
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:services?|solutions)"
+    r"(?:/[a-z]+(?:-[a-z]+)*){0,2}(?=/?\?$)",
     # a Liferay portal's document library, its folders and files (/-/document_library/ID/
     # view/41001, .../view_file/42100: a generated public agency's portal stored 14)
     r"-/document_library/[^/]+/view(?:_file)?/\d+",
@@ -621,6 +629,10 @@ DEFAULT_SITE_PAGES = (
     r"|media[-_]?kit|feedback"
     # and Portuguese and Spanish FAQs and events calendars (a generated Liferay portal's)
     r"|perguntas[-_]frequentes|preguntas[-_]frecuentes|eventos"
+    # a company's testimonials and portfolio (a generated Elementor company site's; of the
+    # shared pages it names wcxb's icebergwebdesign.com/portfolio/, typed service, noise,
+    # and cleaneval's nattax.com/testimonials.htm, untyped)
+    r"|testimonials|portfolio"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
