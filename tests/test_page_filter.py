@@ -417,6 +417,21 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/services/web-design/",  # a company's services and solutions
         "/en-us/services/cybersecurity",
         "/solutions/conversion-boost/data-analytics",
+        "/publication/curriculum-pseudo-labeling-open-vocabulary/",  # Hugo Blox's records
+        "/event/20230107-det3d-talk-14/",
+        "/zh/project/neural-rendering/",
+        "/courses/computer-vision/image-formation/",
+        "/projects/ferrous-gate/",  # a foundation's projects and events
+        "/events/fabriccon-europe-2024/",
+        "/t/some-topic/12345",  # a Discourse forum's threads (replies, not articles)
+        "/forum/t/area3d-body-entered-fires-only-once/112345",
+        "/t/how-to-request-the-longer-chain/212419/3",
+        "/forum/c/help/5",
+        "/forum/u/octavia",
+        "/forum/latest",
+        "/@eunji-cho/about/",  # a member's pages on velog (and Medium)
+        "/@junho-lee/series/CS-면접-대비/",
+        "/@hyunwoo_k/posts/",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -467,7 +482,6 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/comment/why-the-budget-fails-the-young",  # an opinion section's article
         "/news/products/2024/05/new-phone-launch",  # product news, deeper
         "/news/articleView.html?idxno=27664",  # ndsoft's story
-        "/t/some-topic/12345",  # a Discourse thread
         "/+Le-marche-de-Noel-ouvre-samedi+",  # SPIP's news brief
         "/Fermeture-de-classe-a-Roussayrolles",  # SPIP's article
         "/blog/-draft-/",  # a dash-marked slug under a folder
@@ -539,6 +553,13 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/services/releases/?id=3580033",  # a news release picked by its query (l3s-gn1)
         "/services/event_management_fundraisers.asp",  # a page by its file (cleaneval)
         "/services/govdocs/ooh9899/40.htm",
+        "/event/event.asp?strFunction=BuildEventFromCategory&intCategoryId=9",  # (cleaneval)
+        "/events/us/",  # an events directory's country page (wcxb, typed article)
+        "/publications/concurrency-ddj.htm",  # an article (cleaneval)
+        "/publications/the-state-of-regional-water-policy-after-the-drought/",
+        "/projects/2019/how-we-mapped-every-flooded-street-in-the-county/",
+        "/@eunji-cho/React-useEffect-제대로-이해하기/",  # a member's post (velog, Medium)
+        "/@sam/why-we-left-the-cloud-3f9a2b1c0d4e",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -706,6 +727,12 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/es/eventos/",
         "/testimonials/",
         "/portfolio/",
+        "/من-نحن/",  # Arabic: about us, contact us, privacy
+        "/اتصل-بنا/",
+        "/سياسة-الخصوصية/",
+        "/de/cookie-richtlinie/",  # German's cookie policy, French's and a site map
+        "/fr/politique-de-cookies/",
+        "/fr/plan-du-site/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

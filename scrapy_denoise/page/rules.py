@@ -212,6 +212,18 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # Forem's (dev.to's) tag pages and their sorts (/t/python, /t/python/top/week,
     # /t/python/latest): a generated Forem community's crawl stored 80 of them
     r"^/t/[^/]+(?:/(?:latest|top(?:/(?:week|month|year|infinity))?))?",
+    # a Discourse forum's topics, categories and members, at the root or in a folder
+    # (/forum/t/SLUG/68560, /forum/c/help/5, /forum/u/NAME: a generated project site's
+    # crawl stored 84 topics, 5 categories and 11 members of the forum it serves beside its
+    # blog); threads of replies, not articles (a change: they were spared before, as wcxb's
+    # forum type is left unlabelled for the page model). Of the shared pages they name 23,
+    # wcxb's Discourse threads, all typed forum
+    r"t/[^/?]+/\d+(?:/\d+)?",
+    r"c/[^/?]+(?:/[^/?]+)?/\d+",
+    r"(?:forums?|community|discuss)/(?:u/[^/?]+|latest|categories|top|new)",
+    # a member's pages on velog and Medium beside their posts (/@NAME/about, /@NAME/posts,
+    # /@NAME/series/NAME, /@NAME/lists: a generated velog-style site's crawl stored 21)
+    r"^/@[^/?]+/(?:about|posts|series(?:/[^/?]+)?|lists|followers|following)",
     # search result pages, with or without the query as a segment, and the query after a
     # search's kind and number (udn.com's tag searches, /search/tagging/2/颱風: a generated
     # Taiwanese paper's crawl stored six)
@@ -441,6 +453,19 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (cleaneval's /services/event_management_fundraisers.asp)
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:services?|solutions)"
     r"(?:/[a-z]+(?:-[a-z]+)*){0,2}(?=/?\?$)",
+    # a research group's records of its papers, talks and projects in Hugo Blox's (Wowchemy's,
+    # the most used academic site builder) singular sections (/publication/SLUG/ with its
+    # abstract and BibTeX, /event/SLUG/, /project/SLUG/), its courses' pages, a foundation's
+    # projects by a name of one or two words and its events by a slug with a year
+    # (/projects/ferrous-gate/, /events/fabriccon-europe-2024/): generated Hugo Blox,
+    # Blowfish and Docsy sites' crawls stored 52, 3 and 18 of them. Not with a query
+    # (cleaneval's /event/event.asp?strFunction=...), nor plural publications, which are a
+    # think tank's reports too; of the shared pages they name none
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:publication|event|project)/[^/?]+(?=/?\?$)",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?projects/[a-z0-9]+(?:-[a-z0-9]+)?(?=/?\?$)",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?events/[a-z0-9-]*(?:19|20)\d\d[a-z0-9-]*(?=/?\?$)",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?courses/[a-z0-9]+(?:-[a-z0-9]+)*"
+    r"(?:/[a-z0-9]+(?:-[a-z0-9]+)*)?(?=/?\?$)",
     # a Liferay portal's document library, its folders and files (/-/document_library/ID/
     # view/41001, .../view_file/42100: a generated public agency's portal stored 14)
     r"-/document_library/[^/]+/view(?:_file)?/\d+",
@@ -627,6 +652,16 @@ DEFAULT_SITE_PAGES = (
     r"|dateschutz|notzungsbedingungen|iwwer[-_]eis"
     # a site's media kit, its feedback form (generated Zenn- and Habr-style sites' crawls)
     r"|media[-_]?kit|feedback"
+    # Arabic (WordPress sites name their pages' slugs in Arabic): about us, contact us,
+    # privacy, terms, cookies, disclaimer, advertise with us, write for us, FAQ, newsletter,
+    # editorial team (a generated Arabic WordPress blog's crawl stored all eleven)
+    r"|من[-_]نحن|اتصل[-_]بنا|سياسة[-_]الخصوصية|شروط[-_]الاستخدام|سياسة[-_]ملفات[-_]تعريف[-_]الارتباط"
+    r"|إخلاء[-_]المسؤولية|أعلن[-_]معنا|اكتب[-_]معنا|الأسئلة[-_]الشائعة|النشرة[-_]البريدية"
+    r"|فريق[-_]التحرير"
+    # German's cookie policy, French's cookie policy and site map, and the site maps of
+    # Portuguese, Spanish and Italian sites (a generated WPML magazine's crawl stored three)
+    r"|cookie[-_]?richtlinie|politique[-_](?:de[-_])?cookies|plan[-_]du[-_]site"
+    r"|mapa[-_]do[-_]site|mapa[-_]del[-_]sitio|mappa[-_]del[-_]sito"
     # and Portuguese and Spanish FAQs and events calendars (a generated Liferay portal's)
     r"|perguntas[-_]frequentes|preguntas[-_]frecuentes|eventos"
     # a company's testimonials and portfolio (a generated Elementor company site's; of the
