@@ -432,6 +432,13 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/@eunji-cho/about/",  # a member's pages on velog (and Medium)
         "/@junho-lee/series/CS-면접-대비/",
         "/@hyunwoo_k/posts/",
+        "/user/1565318512271422/columns/",  # Juejin's and Zhihu's members, columns, questions
+        "/column/6915558001694924844/",
+        "/column/c_2474441809232/",
+        "/people/du-shu-de-wo-niu/answers/",
+        "/people/60d2ca05/",
+        "/question/5678901234/answer/2345678901",
+        "/topic/19552832/top-answers",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -560,6 +567,9 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/projects/2019/how-we-mapped-every-flooded-street-in-the-county/",
         "/@eunji-cho/React-useEffect-제대로-이해하기/",  # a member's post (velog, Medium)
         "/@sam/why-we-left-the-cloud-3f9a2b1c0d4e",
+        "/column/2024/05/why-the-budget-fails-the-young/",  # a column's article
+        "/p/634567890/",  # a Zhihu column's article
+        "/topic/history-of-coffee",  # an encyclopedia's article (wcxb)
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

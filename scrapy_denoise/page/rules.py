@@ -410,8 +410,22 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # /ru/users/NAME/posts/, /ru/companies/NAME/, /ru/hubs/NAME/articles/: a generated
     # Habr-style site's crawl stored 17). A company is named by one token: a business
     # section's story (/companies/some-story-slug) has words joined by hyphens
-    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users(?:/[^/]+/(?:posts|articles|publications"
-    r"|comments|favorites|bookmarks|followers|following|subscribers|subscriptions))?",
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?users?(?:/[^/]+/(?:posts|articles|publications"
+    r"|comments|favorites|bookmarks|followers|following|subscribers|subscriptions|columns"
+    r"|answers|likes|collections))?",
+    # and Chinese platforms' (Juejin's, Zhihu's): a column of posts by its number
+    # (/column/6915558001694924844, /column/c_2474441809232), a member's lists of answers
+    # and posts (/people/NAME/answers), a member by a name of one to five words,
+    # questions and their answers (/question/5678901234/answer/123), topics by number:
+    # generated Juejin- and Zhihu-style sites' crawls stored 15 and 150 of them; of the
+    # shared pages they name one, a NodeBB forum's thread (/topic/43227/SLUG, wcxb's,
+    # typed forum)
+    r"^/column/(?:c_)?\d+",
+    r"^/people/[^/?]+/(?:answers|posts|asks|collections|pins|columns|zvideos|following"
+    r"|followers|activities)",
+    r"^/people/[a-z0-9_]+(?:-[a-z0-9_]+){0,4}(?=/?\?$)",
+    r"^/question/\d+(?:/answers?/\d+)?",
+    r"^/topic/\d+(?:/[a-z-]+)?",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?companies(?:/[a-z0-9_]+)?",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?hubs(?:/[^/]+(?:/(?:articles|posts|news|authors))?)?",
     # a category's own categories (Hexo's and WordPress's /categories/backend/golang/,
