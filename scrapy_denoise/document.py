@@ -1129,14 +1129,17 @@ def _drop_hidden(root: etree._Element) -> None:
 
 #: the class names of a code block's line-number column: Hexo's and Rouge's ``gutter``
 #: (``rouge-gutter``), Pygments' ``linenos`` / ``linenodiv`` (Sphinx, MkDocs, Pelican),
-#: Hugo's Chroma ``lnt`` and ``ln``, ``line-numbers``
+#: Hugo's Chroma ``lnt`` and ``ln``, ``line-numbers``, CSDN's ``pre-numbering`` list
 _LINE_NUMBER_CLASSES = frozenset(
-    {"gutter", "rouge-gutter", "linenos", "lineno", "linenodiv", "lnt", "ln", "line-numbers"}
+    {
+        *("gutter", "rouge-gutter", "linenos", "lineno", "linenodiv", "lnt", "ln"),
+        *("line-numbers", "pre-numbering"),
+    }
 )
 _LINE_NUMBER_CANDIDATES = etree.XPath(
-    "//*[self::td or self::span or self::div or self::pre or self::code]"
+    "//*[self::td or self::span or self::div or self::pre or self::code or self::ul]"
     "[contains(@class, 'gutter') or contains(@class, 'lineno') or contains(@class, 'ln')"
-    " or contains(@class, 'line-number')]"
+    " or contains(@class, 'line-number') or contains(@class, 'numbering')]"
 )
 _NOT_LINE_NUMBER = re.compile(r"[^\d\s]")
 

@@ -350,6 +350,7 @@ def test_hidden_elements_are_removed_but_their_tails_stay() -> None:
         '<td class="rouge-gutter gl"><pre class="lineno">1\n2\n3\n</pre></td>',  # Rouge
         '<td class="lntd"><pre><code><span class="lnt">1\n</span><span class="lnt">2\n'
         "</span><span class='lnt'>3</span></code></pre></td>",  # Hugo's Chroma
+        "<td><ul class='pre-numbering'><li>1</li><li>2</li><li>3</li></ul></td>",  # CSDN's
     ],
 )
 def test_a_code_blocks_line_numbers_are_removed(numbers: str) -> None:

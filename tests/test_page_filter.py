@@ -439,6 +439,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/people/60d2ca05/",
         "/question/5678901234/answer/2345678901",
         "/topic/19552832/top-answers",
+        "/weixin_43914278/article/list/2",  # a CSDN blog's lists
+        "/weixin_43914278/article/month/2023/05",
+        "/weixin_43914278/category_11843325_2.html",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -570,6 +573,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/column/2024/05/why-the-budget-fails-the-young/",  # a column's article
         "/p/634567890/",  # a Zhihu column's article
         "/topic/history-of-coffee",  # an encyclopedia's article (wcxb)
+        "/weixin_43914278/article/details/126942143",  # a CSDN post
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:
@@ -743,6 +747,10 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/de/cookie-richtlinie/",  # German's cookie policy, French's and a site map
         "/fr/politique-de-cookies/",
         "/fr/plan-du-site/",
+        "/get-involved/",  # a charity's pages
+        "/get-involved/volunteer/",
+        "/what-we-do/family-support/",
+        "/modern-slavery-statement/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

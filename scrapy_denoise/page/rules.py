@@ -480,6 +480,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?events/[a-z0-9-]*(?:19|20)\d\d[a-z0-9-]*(?=/?\?$)",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?courses/[a-z0-9]+(?:-[a-z0-9]+)*"
     r"(?:/[a-z0-9]+(?:-[a-z0-9]+)*)?(?=/?\?$)",
+    # a CSDN blog's lists of posts, by page, month and column
+    # (/USER/article/list/2, /USER/article/month/2023/05, /USER/category_11843325_2.html:
+    # a generated CSDN blog's crawl stored 24)
+    r"article/(?:list/\d+|month/\d{4}/\d{1,2})",
+    r"category_\d+(?:_\d+)?\.html",
     # a Liferay portal's document library, its folders and files (/-/document_library/ID/
     # view/41001, .../view_file/42100: a generated public agency's portal stored 14)
     r"-/document_library/[^/]+/view(?:_file)?/\d+",
@@ -682,6 +687,9 @@ DEFAULT_SITE_PAGES = (
     # shared pages it names wcxb's icebergwebdesign.com/portfolio/, typed service, noise,
     # and cleaneval's nattax.com/testimonials.htm, untyped)
     r"|testimonials|portfolio"
+    # a charity's (UK law's statements among them: a generated Wagtail charity site's)
+    r"|what[-_]we[-_]do|get[-_]involved|modern[-_]slavery[-_]statement"
+    r"|accessibility[-_]statement|safeguarding(?:[-_]policy)?"
 )
 #: what may follow a site page's name in the last segment
 _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
@@ -696,18 +704,24 @@ _SITE_PAGE_FOLDERS = re.compile(
     r"|newsroom|press(?:room)?|club"
     # the pages of a site's terms (Zenn's /terms/transaction-law/, the notice Japanese law
     # asks of a shop)
-    r"|terms",
+    r"|terms"
+    # a charity's programmes and ways to help (a generated Wagtail charity site's)
+    r"|what[-_]we[-_]do|get[-_]involved",
     re.I,
 )
 
 #: any page named by one to three plain words in a site's about folder, whatever they are
 #: (/about-us/medical-education/, /about/in-the-news/: a generated health system's crawl
 #: stored three; the second is a wcxb page typed listing, noise), or in its terms' folder
-#: (Zenn's /terms/transaction-law/); cleaneval's
+#: (Zenn's /terms/transaction-law/) and a charity's folders of its programmes and ways to
+#: help (/what-we-do/family-support/, /get-involved/volunteer/: a generated Wagtail charity
+#: site's crawl stored nine); cleaneval's
 #: /AboutUs/NN_011602.htm, a news item, has a number, and a post's slug more words
 #: (/about/our-history-in-pictures.html)
 _ABOUT_PAGE = re.compile(
-    r"(?:about(?:[-_]?us)?|terms)/[a-z]+(?:-[a-z]+){0,2}" + _SITE_PAGE_SUFFIX, re.I
+    r"(?:about(?:[-_]?us)?|terms|what[-_]we[-_]do|get[-_]involved)/[a-z]+(?:-[a-z]+){0,2}"
+    + _SITE_PAGE_SUFFIX,
+    re.I,
 )
 
 #: Query keys of search, tag and list-paging URLs (``?s=``, ``?q=``, ``?paged=``). ``page``
