@@ -442,6 +442,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/weixin_43914278/article/list/2",  # a CSDN blog's lists
         "/weixin_43914278/article/month/2023/05",
         "/weixin_43914278/category_11843325_2.html",
+        "/u/nguyenvana/",  # a member's profile
+        "/u/nguyenvana/series",
     ],
 )
 def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
@@ -751,6 +753,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/get-involved/volunteer/",
         "/what-we-do/family-support/",
         "/modern-slavery-statement/",
+        "/term/privacy/",
     ],
 )
 def test_site_page_fires_on_a_sites_own_pages(path: str) -> None:

@@ -421,6 +421,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # shared pages they name one, a NodeBB forum's thread (/topic/43227/SLUG, wcxb's,
     # typed forum)
     r"^/column/(?:c_)?\d+",
+    # a member's profile at /u/NAME (Viblo's, Jianshu's, Reddit's: a generated Viblo-style
+    # site's crawl stored 10)
+    r"^/u/[^/?]+(?:/(?:series|posts|followers|following|clips|contents))?",
     r"^/people/[^/?]+/(?:answers|posts|asks|collections|pins|columns|zvideos|following"
     r"|followers|activities)",
     r"^/people/[a-z0-9_]+(?:-[a-z0-9_]+){0,4}(?=/?\?$)",
@@ -703,8 +706,8 @@ _SITE_PAGE_FOLDERS = re.compile(
     # sports club's (/club/contact-us/, /club/vacancies/: a generated football club's)
     r"|newsroom|press(?:room)?|club"
     # the pages of a site's terms (Zenn's /terms/transaction-law/, the notice Japanese law
-    # asks of a shop)
-    r"|terms"
+    # asks of a shop; Zhihu's /term/privacy)
+    r"|terms?"
     # a charity's programmes and ways to help (a generated Wagtail charity site's)
     r"|what[-_]we[-_]do|get[-_]involved",
     re.I,
