@@ -363,6 +363,24 @@ def test_a_code_blocks_line_numbers_are_removed(numbers: str) -> None:
     assert lines == ["Add them up.", "x = 1 y = 2 print(x + y)", "That prints 3."]
 
 
+def test_screen_reader_text_in_a_same_page_link_is_removed() -> None:
+    heading = (
+        "<div class='sl-heading-wrapper'><h2 id='the-problem'>The problem</h2>"
+        "<a class='sl-anchor-link' href='#the-problem'><span aria-hidden='true'>#</span>"
+        "<span class='sr-only'>Section titled “The problem”</span></a></div>"
+    )
+    other = "<p>Read <a href='/next/'>the next post<span class='sr-only'> (new)</span></a>.</p>"
+    doc = load_document(
+        f"<html><body><article>{heading}<p>It began on a Tuesday.</p>{other}</article>"
+        "</body></html>"
+    )
+    text = doc.text()
+    assert "Section titled" not in text
+    assert "The problem" in text and "It began on a Tuesday." in text
+    # elsewhere it stays: a shop's "Original price was: ..." is in some truth
+    assert "(new)" in text
+
+
 def test_only_digits_in_a_line_number_class_are_line_numbers() -> None:
     # "gutter" also names a layout grid's spacing; a column of words there is text
     doc = load_document(
