@@ -423,6 +423,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/courses/computer-vision/image-formation/",
         "/projects/ferrous-gate/",  # a foundation's projects and events
         "/events/fabriccon-europe-2024/",
+        "/talks/2019-07-10-spatio-temporal-models-for-crop-yield",  # an academic's talks
+        "/portfolio/portfolio-1/",
+        "/teaching/2020-autumn-computational-statistics/",
         "/t/some-topic/12345",  # a Discourse forum's threads (replies, not articles)
         "/forum/t/area3d-body-entered-fires-only-once/112345",
         "/t/how-to-request-the-longer-chain/212419/3",
@@ -576,6 +579,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/p/634567890/",  # a Zhihu column's article
         "/topic/history-of-coffee",  # an encyclopedia's article (wcxb)
         "/weixin_43914278/article/details/126942143",  # a CSDN post
+        "/teaching/how-i-teach-statistics-with-simulation/",  # a post under /teaching/
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

@@ -479,6 +479,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (cleaneval's /event/event.asp?strFunction=...), nor plural publications, which are a
     # think tank's reports too; of the shared pages they name none
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:publication|event|project)/[^/?]+(?=/?\?$)",
+    # and an academic's talks and portfolio items in academicpages' and Quarto's sections
+    # (/talks/2019-07-10-spatio-temporal-models/, /portfolio/portfolio-1/: generated copies'
+    # crawls stored 15 and 6; of the shared pages they name none)
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?(?:talks|portfolio)/[^/?]+(?=/?\?$)",
+    # and the courses it taught, by a slug that starts with the year (/teaching/2020-autumn-
+    # computational-statistics/: an education blog's post under /teaching/ has none)
+    r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?teaching/(?:19|20)\d\d-[^/?]+(?=/?\?$)",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?projects/[a-z0-9]+(?:-[a-z0-9]+)?(?=/?\?$)",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?events/[a-z0-9-]*(?:19|20)\d\d[a-z0-9-]*(?=/?\?$)",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?courses/[a-z0-9]+(?:-[a-z0-9]+)*"
