@@ -426,6 +426,9 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/talks/2019-07-10-spatio-temporal-models-for-crop-yield",  # an academic's talks
         "/portfolio/portfolio-1/",
         "/teaching/2020-autumn-computational-statistics/",
+        "/de/institut/team/svenja-nowak/",  # a team member's page, a German project's
+        "/de/forschung/projekte/forestwatch/",
+        "/pin/7319016231639745329/",
         "/t/some-topic/12345",  # a Discourse forum's threads (replies, not articles)
         "/forum/t/area3d-body-entered-fires-only-once/112345",
         "/t/how-to-request-the-longer-chain/212419/3",
@@ -580,6 +583,7 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/topic/history-of-coffee",  # an encyclopedia's article (wcxb)
         "/weixin_43914278/article/details/126942143",  # a CSDN post
         "/teaching/how-i-teach-statistics-with-simulation/",  # a post under /teaching/
+        "/sport/team/how-the-new-coach-rebuilt-the-defence-in-six-weeks/",
     ],
 )
 def test_url_pattern_spares_article_urls(path: str) -> None:

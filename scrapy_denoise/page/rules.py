@@ -490,6 +490,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?events/[a-z0-9-]*(?:19|20)\d\d[a-z0-9-]*(?=/?\?$)",
     r"^/(?:[a-z]{2}(?:[-_][a-z]{2})?/)?courses/[a-z0-9]+(?:-[a-z0-9]+)*"
     r"(?:/[a-z0-9]+(?:-[a-z0-9]+)*)?(?=/?\?$)",
+    # a team member's page by a name of two to four words, at any depth
+    # (/de/institut/team/svenja-nowak/: a generated Plone institute site's crawl stored 14),
+    # a German site's research projects (/forschung/projekte/NAME), a Juejin or Pinterest
+    # pin by its number
+    r"team/[a-z]+(?:-[a-z]+){1,3}(?=/?\?$)",
+    r"projekte/[a-z0-9]+(?:-[a-z0-9]+)*(?=/?\?$)",
+    r"^/pin/\d{6,}",
     # a CSDN blog's lists of posts, by page, month and column
     # (/USER/article/list/2, /USER/article/month/2023/05, /USER/category_11843325_2.html:
     # a generated CSDN blog's crawl stored 24)
