@@ -529,6 +529,8 @@ def _aside_texts(page: str) -> set[str]:
         "<div class='ArticleTalkbacks' id='talkbacks'>",  # readers' comments (ynet)
         "<section class='komment-lista'>",  # and in Hungarian
         "<ul class='pager'>",  # a post's previous/next links (Jekyll's Hux Blog theme)
+        "<div id='vcomments' class='v'>",  # a static blog's comment systems (Valine, Waline)
+        "<div id='waline'>",
         "<div role='navigation'>",
         "<div role=' Complementary '>",
         "<div role='contentinfo'>",

@@ -429,6 +429,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/de/institut/team/svenja-nowak/",  # a team member's page, a German project's
         "/de/forschung/projekte/forestwatch/",
         "/pin/7319016231639745329/",
+        "/archives/2024-05_p2.html",  # a livedoor blog's month and category pages
+        "/archives/cat_493021_p3.html",
+        "/tags/python/items",  # Qiita's tag items, a member's follows
+        "/kenji0412/following/",
         "/t/some-topic/12345",  # a Discourse forum's threads (replies, not articles)
         "/forum/t/area3d-body-entered-fires-only-once/112345",
         "/t/how-to-request-the-longer-chain/212419/3",

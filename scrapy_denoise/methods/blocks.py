@@ -181,7 +181,16 @@ _ASIDE_WORDS = (
     # (``ul.pager``: a generated Jekyll Hux Blog kept "Previous" and the other post's title
     # in 18 of its 92 posts; no shared page changed). Not ``pagination``: its prefix took
     # story text from a held-out utomo-big9-chaos page (0.99 -> 0.92)
-    frozenset({"most", "also", "komment", "kommentek", "hozzaszolas", "hozzaszolasok", "pager"}),
+    frozenset(
+        {
+            *("most", "also", "komment", "kommentek", "hozzaszolas", "hozzaszolasok", "pager"),
+            # the comment systems of Chinese static blogs, by the names of their containers
+            # (Valine's ``#vcomments`` and ``.vcards``, Waline's ``#waline``, Twikoo's
+            # ``#tcomment``, Gitalk's ``gitalk-container``: a generated Hexo Matery blog
+            # kept its readers' Valine comments, "一帆 博主 Chrome 114.0.0.0 Windows 10.0")
+            *("vcomments", "vcards", "waline", "twikoo", "tcomment", "gitalk"),
+        }
+    ),
     (
         *("related", "recommend", "popular", "trending", "mostread", "mostpopular"),
         *("consent", "cookie", "gdpr"),

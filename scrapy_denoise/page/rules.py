@@ -307,7 +307,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # and a news archive by that name (/news-archive/2023/, a Liferay portal's
     # /arquivo-de-noticias/2024/: a generated Portuguese agency's crawl stored four)
     r"|news[-_]archives?|(?:arquivo|archivo)[-_]de[-_]not(?:í|i)cias|archivio[-_]notizie)"
-    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)(?:\.s?html?)?"
+    r"(?:/(?:19|20)\d\d(?:(?:/\d\d?){0,2}|\d\d|-\d\d(?:-\d\d)?)(?:_p\d+)?(?:\.s?html?)?"
     r"|/1[34]\d\d/\d\d?(?:/\d\d?)?"
     r"|(?<=backnumber)/\d{4}\.html?)?",
     # Tumblr's archive by a post type (/archive/filter-by/photo: a generated Tumblr blog's
@@ -497,6 +497,13 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"team/[a-z]+(?:-[a-z]+){1,3}(?=/?\?$)",
     r"projekte/[a-z0-9]+(?:-[a-z0-9]+)*(?=/?\?$)",
     r"^/pin/\d{6,}",
+    # a livedoor blog's category lists by number and their pages (/archives/cat_493021.html,
+    # .../cat_493021_p3.html; its month archives' pages, /archives/2024-05_p2.html, above:
+    # a generated livedoor blog's crawl stored 9), a tag's items and a member's follows
+    # (Qiita's /tags/python/items, /NAME/following: a generated Qiita-style site's stored 31)
+    r"archives/cat_\d+(?:_p\d+)?\.html",
+    r"tags/[^/?]+/items",
+    r"[^/?]+/(?:following|followers)",
     # a CSDN blog's lists of posts, by page, month and column
     # (/USER/article/list/2, /USER/article/month/2023/05, /USER/category_11843325_2.html:
     # a generated CSDN blog's crawl stored 24)
