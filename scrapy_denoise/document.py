@@ -1169,12 +1169,17 @@ def _drop_line_numbers(root: etree._Element) -> None:
             continue
         if _NOT_LINE_NUMBER.search("".join(el.itertext())):
             continue
-        parent = el.getparent()
-        if parent is None:
-            continue
-        if el.tail:
-            _add_text_after(el.getprevious(), parent, el.tail)
-        parent.remove(el)
+        _remove_keeping_tail(el)
+
+
+def _remove_keeping_tail(el: etree._Element) -> None:
+    """Remove ``el``; its tail is its parent's text, and stays where it was."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        _add_text_after(el.getprevious(), parent, el.tail)
+    parent.remove(el)
 
 
 #: the class names style sheets hide text under for screen readers (Bootstrap's and
@@ -1190,8 +1195,8 @@ _SCREEN_READER_IN_ANCHOR = etree.XPath(
 def _drop_screen_reader_anchors(root: etree._Element) -> None:
     """Remove the text for screen readers inside same-page links: a heading's permalink
     that reads "Section titled “The problem”" (Astro Starlight's, on every heading of a
-    page). A reader never sees it; extraction kept it as
-    a line under each heading (a generated Starlight site's crawl: text F1 0.930 -> 0.964).
+    page). A reader never sees it; extraction kept it as a line under each heading (a
+    generated Starlight site's crawl: text F1 0.930 -> 0.964).
 
     Only in same-page links. Removed anywhere, screen-reader text changed 180 of the 5,070
     extraction pages, up to -0.27 (WooCommerce's "Original price was: $30.00." is in wcxb's
@@ -1200,12 +1205,7 @@ def _drop_screen_reader_anchors(root: etree._Element) -> None:
     its classifiers' selection moved), held out +0.003 (one page -0.004).
     """
     for el in _SCREEN_READER_IN_ANCHOR(root):
-        parent = el.getparent()
-        if parent is None:
-            continue
-        if el.tail:
-            _add_text_after(el.getprevious(), parent, el.tail)
-        parent.remove(el)
+        _remove_keeping_tail(el)
 
 
 def _write_moved(moved: dict[tuple[etree._Element | None, etree._Element], list[str]]) -> None:
