@@ -932,10 +932,7 @@ def _load_tree(
     _open_noscript_page(root)
     if not display:
         etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
-        _drop_hidden(root)
-        _drop_line_numbers(root)
-        if screen_reader:
-            _drop_screen_reader_anchors(root)
+        _drop_unseen(root, screen_reader=screen_reader)
         return root, head, encoding, _drop_control_text(root), first
     # The same removals, with the head out of the tree and the style sheets empty while
     # hidden elements are judged, so that the test counts the same text as on the document.
@@ -946,10 +943,7 @@ def _load_tree(
     for el, _ in sheets:
         el.text = None
     etree.strip_elements(root, *_DISPLAY_DROPPED, with_tail=False)
-    _drop_hidden(root)
-    _drop_line_numbers(root)
-    if screen_reader:
-        _drop_screen_reader_anchors(root)
+    _drop_unseen(root, screen_reader=screen_reader)
     for el, css in sheets:
         el.text = css
     if page_head is not None:
@@ -1148,6 +1142,16 @@ _LINE_NUMBER_CANDIDATES = etree.XPath(
     " or contains(@class, 'line-number') or contains(@class, 'numbering')]"
 )
 _NOT_LINE_NUMBER = re.compile(r"[^\d\s]")
+
+
+def _drop_unseen(root: etree._Element, *, screen_reader: bool) -> None:
+    """What a reader of the page never reads, removed the same way for extraction and for
+    the report's display: hidden elements, code blocks' line numbers and, when the markup
+    names a screen-reader class (``screen_reader``), such text in same-page links."""
+    _drop_hidden(root)
+    _drop_line_numbers(root)
+    if screen_reader:
+        _drop_screen_reader_anchors(root)
 
 
 def _drop_line_numbers(root: etree._Element) -> None:
