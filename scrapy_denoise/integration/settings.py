@@ -293,7 +293,9 @@ class DenoiseConfig:
             "(``url_pattern``): site maps, feeds, forms, search, tag/category/author/section "
             "pages, archives, paths of dates alone (``/2019/05/``), a site's documentation "
             "(``/docs/``), paging, an article's AMP "
-            "and print versions (``/amp/``, ``/print/``, ``.amp.html``), named in English "
+            "and print versions (``/amp/``, ``/print/``, ``.amp.html``), a site's members, "
+            "services and records (papers, talks, events), forum threads (Discourse's "
+            "``/t/slug/123``: replies, not articles), named in English "
             "and in other European languages (``schlagwort``, ``rubrique``, ``etiqueta``, "
             "``seite/2``, ...); one starting with ``^`` matches from the path's start. An "
             "empty list switches the rule off.",
