@@ -557,6 +557,76 @@ def test_page_chrome_and_consent_notices_mark_an_aside(container: str) -> None:
     assert _aside_texts(page) == {"About your personal data", _COMMENTS[0][:40]}
 
 
+def _story_then(section: str) -> str:
+    paragraphs = "".join(f"<p>{text}</p>" for text in _STORY)
+    return (
+        f"<html><body><div id='main'><h1>Storm closes the coastal road</h1>{paragraphs}"
+        f"{section}</div></body></html>"
+    )
+
+
+_TEASERS = "".join(
+    f"<h3><a href='/x/{k}'>Story {k}</a></h3><p>{t}</p>" for k, t in enumerate(_COMMENTS)
+)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "More top stories",  # the Daily Mail's div#infinite-list
+        "Related Articles",
+        "related",
+        "You may also like:",
+        "Most Read",
+        "Don't miss",
+        "Mehr zum Thema",
+        "À lire aussi",
+        "相关文章",
+    ],
+)
+def test_a_heading_that_names_other_stories_marks_its_list_an_aside(heading: str) -> None:
+    page = _story_then(f"<div class='feed'><h2>{heading}</h2>{_TEASERS}</div>")
+    expected = {heading[:40], *(f"Story {k}" for k in range(3)), *(t[:40] for t in _COMMENTS)}
+    assert _aside_texts(page) == expected
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        # a heading that is a section of the story, or not the whole heading's text
+        f"<div><h2>Further reading</h2>{_TEASERS}</div>",
+        f"<div><h2>See also</h2>{_TEASERS}</div>",
+        f"<div><h2>Related tools we tested in the lab</h2>{_TEASERS}</div>",
+        # a box that does not start with the heading: only what follows it would be the list
+        f"<div><p>{_COMMENTS[0]}</p><h2>Related articles</h2><p>{_COMMENTS[1]}</p></div>",
+        # an h1 in the box: the heading opens the story's own container
+        f"<div><h2>Most read</h2><h1>Another headline</h1><p>{_COMMENTS[1]}</p></div>",
+    ],
+    ids=["further-reading", "see-also", "longer-heading", "not-first", "h1-inside"],
+)
+def test_other_headings_and_boxes_do_not_mark_an_aside(section: str) -> None:
+    assert _aside_texts(_story_then(section)) == set()
+
+
+def test_the_list_is_the_smallest_box_that_holds_more_than_its_heading() -> None:
+    """A theme's "Popular posts" box that opens the post's own container takes only itself:
+    the post after it stays (wcxb's gardenista.com lost its post to a larger box)."""
+    paragraphs = "".join(f"<p>{text}</p>" for text in _STORY)
+    page = (
+        "<html><body><h1>Storm closes the coastal road</h1><div class='post-content'>"
+        "<div class='row'><div class='top10'><div class='box'><h3>Popular posts:</h3><ul>"
+        "<li><a href='/a'>Focaccia with cherries</a></li><li><a href='/b'>Winter pots</a></li>"
+        f"</ul></div></div></div>{paragraphs}</div></body></html>"
+    )
+    assert _aside_texts(page) == {"Popular posts:", "Focaccia with cherries", "Winter pots"}
+
+
+def test_a_list_holding_most_of_the_page_is_not_an_aside() -> None:
+    teasers = _TEASERS * 4
+    page = f"<html><body><p>{_STORY[0]}</p><div><h2>Latest news</h2>{teasers}</div></body></html>"
+    assert _aside_texts(page) == set()
+
+
 @pytest.mark.parametrize(
     "container",
     [
