@@ -621,6 +621,37 @@ def test_the_list_is_the_smallest_box_that_holds_more_than_its_heading() -> None
     assert _aside_texts(page) == {"Popular posts:", "Focaccia with cherries", "Winter pots"}
 
 
+_SIGNUP = (
+    "<div class='not-prose my-10 rounded-xl bg-gray-50 p-6'><p>Newsletter</p>"
+    "<h3>Get Byteline Daily in your inbox</h3><p>The day's most important tech news.</p>"
+    "<form action='/api/subscribe'>{fields}<button>Subscribe</button></form></div>"
+)
+
+
+@pytest.mark.parametrize(
+    ("fields", "marked"),
+    [
+        ("<input type='hidden' name='list' value='5a'><input type='email' name='email'>", True),
+        ("<input type='text' name='EMAIL'><input type='checkbox' name='gdpr'>", True),
+        ("<input type='email' name='email'><textarea name='message'></textarea>", False),
+        ("<input type='search' name='q'>", False),
+        ("<input type='text' name='name'><input type='email' name='email'>", False),
+    ],
+    ids=["email", "named-email", "contact-form", "search", "name-and-email"],
+)
+def test_a_box_around_an_email_only_form_is_an_aside(fields: str, marked: bool) -> None:
+    paragraphs = "".join(f"<p>{text}</p>" for text in _STORY)
+    box = _SIGNUP.format(fields=fields)
+    page = f"<html><body><div class='prose'>{paragraphs}{box}</div></body></html>"
+    expected = {
+        "Newsletter",
+        "Get Byteline Daily in your inbox",
+        "The day's most important tech news.",
+    }
+    found = _aside_texts(page)
+    assert found == (expected | {"Subscribe"} if marked else set())
+
+
 def test_a_list_holding_most_of_the_page_is_not_an_aside() -> None:
     teasers = _TEASERS * 4
     page = f"<html><body><p>{_STORY[0]}</p><div><h2>Latest news</h2>{teasers}</div></body></html>"

@@ -142,6 +142,7 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/tags/astro/4/",  # AstroPaper's paging of a term: its number alone
         "/news/index_2.html",
         "/zt/2024lianghui/",  # a Chinese CMS's topic page
+        "/keywords/6/c/6c5f82cf/1.html",  # NetEase's keyword page
         "/col/col1234/index.html",  # 大汉 JCMS's column page
         "/sitemap.xml",
         "/search",
@@ -615,6 +616,7 @@ def test_url_pattern_spares_article_urls(path: str) -> None:
         "/gywm/",  # pinyin initials of Chinese sites: 关于我们
         "/lxwm/index.html",  # 联系我们
         "/bqsm/",  # 版权声明
+        "/jubao/",  # 举报 (report abuse)
         "/people/",  # a research group's and a blogger's own pages
         "/publications/",
         "/projects/",

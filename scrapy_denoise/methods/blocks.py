@@ -813,6 +813,7 @@ def _features(b: Blocks) -> None:
     b.aside = (marks & _ASIDE_MASK) != 0
     b.caption = (marks & _CAPTION_BIT) != 0
     _mark_related_lists(b, u_rows, unit_tags)
+    _mark_signup_boxes(b, u_rows)
 
     # neighbours in reading order
     log_len = x[:, c["log_len"]]
@@ -869,6 +870,72 @@ def _mark_related_lists(b: Blocks, u_rows: list[int], unit_tags: list[str]) -> N
         for r, u in enumerate(u_rows):
             if first <= u <= last:
                 b.aside[r] = True
+
+
+def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
+    """Mark as asides the rows of the box around each form of a few words whose one field
+    to fill in is an email address, grown an element at a time while each adds at most
+    :data:`_SIGNUP_STEP_MAX_CHARS` characters (a label, a heading, a pitch; not a short
+    story's paragraphs around the box) up to :data:`_PROMPT_MAX_CHARS` in all: a
+    newsletter's sign-up box, found by its form where its class names say nothing (a
+    Next.js site's Tailwind ``not-prose my-10 rounded-xl bg-gray-50 p-6`` boxes, "Get
+    Byteline Daily in your inbox" and their pitch, in 65 of a generated copy's 92 stories).
+    Measured over all 5,070 extraction pages against the version before (2026-11-30): on
+    development pages 27 changed, 24 for the better (dragnet +0.0002, utomo-big9-chaos
+    +0.0001, wcxb -0.0000: a shop page whose truth keeps its "Notify me when back in stock"
+    form, 0.35 -> 0.23); held out, counted once after the choice, 6 changed, 5 for the
+    better (wcxb +0.0003, cleaneval +0.0001). The box grown up to 500 characters with no
+    bound on each step was measured first: 8 more development pages better, but a short
+    story around such a box went with it (tests below), and two pages whose kept captions
+    no longer weighed less than the rest kept them; a step of 300 characters, 4 more
+    development pages better, took a short story's paragraphs as well."""
+    doc = b.doc
+    tags, parent, end, text_len = doc.tags, doc.parent, doc.end, doc.text_len
+    for form, tag in enumerate(tags):
+        if tag != "form" or text_len[form] > _SIGNUP_FORM_MAX_CHARS or not _email_only(doc, form):
+            continue
+        box = form
+        while True:
+            up = parent[box]
+            if up <= 0 or text_len[up] > _PROMPT_MAX_CHARS:
+                break
+            if text_len[up] - text_len[box] > _SIGNUP_STEP_MAX_CHARS:
+                break
+            box = up
+        first, last = box, end[box]
+        for r, u in enumerate(u_rows):
+            if first <= u <= last:
+                b.aside[r] = True
+
+
+#: text inside a sign-up form (its labels, button and consent line); a form holding more
+#: wraps content (ASP.NET wraps whole pages in one)
+_SIGNUP_FORM_MAX_CHARS = 120
+#: text each step out from the form may add to the sign-up box
+_SIGNUP_STEP_MAX_CHARS = 200
+_FILLED_TYPES = frozenset({"", "text", "email", "password", "tel", "url", "number", "search"})
+
+
+def _email_only(doc: Document, form: int) -> bool:
+    """Whether the form asks for an email address (``type="email"``, or a text field named
+    for it) and nothing else a reader types or picks: a contact or comment form has a
+    ``textarea``, a search form its query field, a sign-in form a password."""
+    tags, nodes = doc.tags, doc.nodes
+    email = False
+    for j in range(form + 1, doc.end[form] + 1):
+        if tags[j] == "textarea" or tags[j] == "select":
+            return False
+        if tags[j] == "input":
+            kind = (nodes[j].get("type") or "").lower()
+            if kind == "email":
+                email = True
+            elif kind in _FILLED_TYPES:
+                name = (nodes[j].get("name") or "").lower()
+                if "mail" in name and kind in ("", "text"):
+                    email = True
+                else:
+                    return False
+    return email
 
 
 def _text_before(

@@ -300,10 +300,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/arhiva/2024/05/03/, mbl.is's "overview" /frettir/yfirlit/2024/05/03/), Welsh's, and
     # the "hemeroteka" (a paper's back issues) of Spanish and Basque papers,
     # and Sina's rolling news by the day's ISO date (/roll/2024-05-03/: a generated Sina-style
-    # portal's crawl stored 24); the date may end in a file's suffix (AEM's
+    # portal's crawl stored 24; Xinhua's is /rollnews/); the date may end in a file's suffix (AEM's
     # /archive/2024/01.html: a generated Manorama-style portal's crawl stored 6)
     r"(?:archives?|archiv|archivio|archivo|arquivo|archief|arkiv|arkisto|arch(?:í|i)vum"
-    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|yfirlit|archif|hemeroteka"
+    r"|backnumbers?|arhiva?|arhivs|arhiiv|archyvas|arxiu|roll|rollnews|yfirlit|archif"
+    r"|hemeroteka"
     # and a news archive by that name (/news-archive/2023/, a Liferay portal's
     # /arquivo-de-noticias/2024/: a generated Portuguese agency's crawl stored four)
     r"|news[-_]archives?|(?:arquivo|archivo)[-_]de[-_]not(?:í|i)cias|archivio[-_]notizie)"
@@ -369,10 +370,19 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"|lapa|s(?:í|i)(?:ð|d)a|tudalen|orria|p(?:á|a)xina)"
     r"[-_/]?\d+",
     r"index_\d+\.s?html?",
+    # and a list's pages as Sohu numbers them (/roll/p2/, /media/121106842/p2/: a generated
+    # Sohu-style portal's crawl stored 5), three digits at most
+    r"(?<=/)p\d{1,3}",
+    # Sohu's accounts (搜狐号), each a list of its posts (/media/121106842/)
+    r"^/media/\d{6,}",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
     # their stories; Sina's topics are /zt_d/NAME. No page of the shared data has such a path
     r"^/(?:zt|zt_d|zhuanti)(?:/[^/]+)?",
+    # NetEase's keyword pages, filed by the keyword's UTF-16 code units in hex under its
+    # first two digits (/keywords/6/c/6c5f82cf/1.html: a generated NetEase-style portal's
+    # crawl stored 26)
+    r"^/keywords/[0-9a-f]/[0-9a-f]/[0-9a-f]+/\d+\.html",
     # a day's news as Ukrainska Pravda files it (/news/date_03052024/): a generated
     # Ukrainian paper's crawl stored six
     r"date_\d{8}",
@@ -600,6 +610,9 @@ DEFAULT_SITE_PAGES = (
     # TRS WCM's government and newspaper sites serve /gywm/, /lxwm/, /bqsm/
     r"|gywm|lxwm|bqsm|mzsm|wzsm|flsm|ysbh|yszc|wzdt|jrwm|bzzx"
     r"|guanyu(?:[-_]?women)?|lianxi(?:[-_]?women)?"
+    # 举报 (report abuse: NetEase's /jubao/, which a generated NetEase-style portal's crawl
+    # stored)
+    r"|jubao"
     # and the same pages named in Korean, Japanese and Chinese script (Tistory's
     # /pages/개인정보처리방침, a privacy policy, which a generated Tistory blog's crawl
     # stored; WordPress sites in Japan and China name their pages' slugs so too)
