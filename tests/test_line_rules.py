@@ -60,6 +60,8 @@ from scrapy_denoise.methods.line_rules import (
         "Sign up!",
         "Article controls",
         "Copy link to paste in your message",
+        "Copy code",  # a code block's copy button, and its state after a click
+        "Copied!",
         # a form's status messages (Webflow's defaults)
         "Thank you! Your submission has been received!",
         "Oops! Something went wrong while submitting the form.",
@@ -78,6 +80,7 @@ from scrapy_denoise.methods.line_rules import (
         "作者：未知 责任编辑：棒棒不是糖",
         "编辑 刘晓阳 校对 李铭",
         "扫一扫在手机打开当前页面",
+        "复制代码",
         "打印 关闭",
         "返回腾讯网首页>>",
         "相关稿件",
@@ -118,6 +121,7 @@ from scrapy_denoise.methods.line_rules import (
         "2019-09-26 12:11来源：证券时报网作者：李在山",
         "发表于2014-08-24 21:30| 1164次阅读| 来源CSDN| 0 条评论| 作者魏星",
         "发布于：2012-03-01 admin / 学术会议 / 报告 / 访问：",
+        "2023-7-4 22:53| 发布者: 数码老周| 查看: 10675| 评论: 2 |来自: 云溪发布",  # Discuz!
         # an institution's CMS: breadcrumb, previous and next notice, attachment counter
         "学院新闻 当前位置：首页>>新闻中心>>学院新闻>>正文",
         "您的位置：首页 > 通知公告",

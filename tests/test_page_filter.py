@@ -143,6 +143,14 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/news/index_2.html",
         "/zt/2024lianghui/",  # a Chinese CMS's topic page
         "/keywords/6/c/6c5f82cf/1.html",  # NetEase's keyword page
+        "/roll/p2/",  # Sohu's paging of a list
+        "/news/2024/march/",  # a month's news by its name (Umbraco)
+        "/media/121106842/",  # a Sohu account's posts
+        "/thread-3848-1-1.html",  # Discuz!'s threads, lists, members and Archiver
+        "/forum-2-1.html",
+        "/forum.php?mod=viewthread&tid=3848",
+        "/space-uid-943.html",
+        "/archiver/tid-3848.html",
         "/col/col1234/index.html",  # 大汉 JCMS's column page
         "/sitemap.xml",
         "/search",
@@ -484,6 +492,11 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/for_no_good_reason/2005/01/",  # under a folder of any other name (a blog's)
         "/2019/05/12345",  # a story id after the month
         "/zt/2024lianghui/1234.html",  # a story filed under a topic
+        "/article-1031-1.html",  # a Discuz! portal's article
+        "/news/2024/march/new-recycling-centre-opens/",
+        "/portal.php?mod=view&aid=1031",
+        "/a/812345678_121106842/",  # a Sohu story
+        "/media/2024/05/harbour-budget.html",  # a story in a media section
         "/section/world/12345",  # a story id after a section (paging runs to 3 digits)
         "/2019/05/12/harbour-budget/",
         "/blog/docs-as-code-in-practice/",  # "docs" in a slug, or a folder further down

@@ -226,6 +226,8 @@ _STOCK = re.compile(
     # video players' controls and errors, and the way back up
     r"|resume your video|retry|skip ad|loading\.*|play video"
     r"|(?:back|return|go) to top|top of (?:the )?page"
+    # a code block's copy button (a generated Craft CMS agency site kept "Copy code")
+    r"|copy code|copy to clipboard|copied!?"
     # a form's status messages, which its scripts show after submitting (Webflow's defaults)
     r"|(?:thank you|thanks)!? your submission has been received"
     r"|oops!? something went wrong(?: while submitting the form)?"
@@ -388,6 +390,8 @@ _STOCK_ZH = re.compile(
     # video-player lines
     r"|相关内容|扫码阅读全文|调整字体|字号[：:]?\s*(?:[\[【]?[大中小][\]】]?\s*){0,3}(?:[\[【]?打印[\]】]?)?"
     r"|上一页|下一页|请先说点什么|评论\s*[(（]\d+[)）]|我要跟帖|已输入\s*\d+\s*字|发表(?:评论)?"
+    # a code block's copy button (Discuz!'s "复制代码")
+    r"|复制代码"
     rf"|(?:用微信)?扫(?:描|码|一扫)(?:上方|下方)?(?:的)?二维码{_TAIL_ZH}{{0,20}}|点击进入.{{1,30}}>+"
     # follow-us and get-the-app lines: an account's or app's name, a "follow" button, a
     # teaser's lock, the end-of-story marker, a disclaimer's heading, a tag list
@@ -413,6 +417,8 @@ _STOCK_ZH = re.compile(
 _DATE_ZH = re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}|\d{1,2}:\d{2}")
 _PUBLICATION_LABELS_ZH = re.compile(
     "发布时间|发布日期|发布于|发表于|更新时间|最后更新|来源|作者|浏览|阅读|点击|字号|栏目"
+    # Discuz!'s portal: "2023-7-4 22:53| 发布者: 数码老周| 查看: 10675| 评论: 2"
+    "|发布者|查看"
 )
 _SENTENCE_ZH = re.compile("[。！？；]")
 

@@ -323,8 +323,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"^/(?:(?:[a-z]{2}(?:[-_][a-z]{2})?|blog|news|posts?)/)?(?:19|20)\d\d(?:/\d\d?){0,2}",
     # a section's month and day as the Guardian files them, under any section
     # (/world/2024/may/, /world/2024/may/03/all: a generated Guardian-style paper's crawl
-    # passed 45 of them)
-    r"(?:19|20)\d\d/(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:/\d\d?/all)?",
+    # passed 45 of them), and by the month's whole name (a UK council's Umbraco news archive,
+    # /news/2024/march/: a generated copy's crawl stored 10)
+    r"(?:19|20)\d\d/(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+    r"|january|february|march|april|june|july|august|september|october|november|december)"
+    r"(?:/\d\d?/all)?",
     # a section's month and day by number, under section folders of plain words
     # (/frettir/innlent/2024/05/03/, /frettir/yfirlit/2024/05/: a generated mbl.is-style
     # portal's crawl stored 72; news.am's /arm/news/allregions/allthemes/2024/05/03/). A
@@ -375,6 +378,14 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"(?<=/)p\d{1,3}",
     # Sohu's accounts (搜狐号), each a list of its posts (/media/121106842/)
     r"^/media/\d{6,}",
+    # Discuz!'s forum (the CMS of most Chinese communities) in its rewrite mode and plain:
+    # threads of replies and their pages (/thread-3848-1-1.html), forum lists
+    # (/forum-2-1.html, /forum.php?mod=forumdisplay&fid=2), members' spaces
+    # (/space-uid-943.html) and the Archiver's text copies of both (/archiver/tid-3848.html;
+    # a generated Discuz portal's crawl stored 147). Its portal's articles
+    # (/article-123-1.html, /portal.php?mod=view&aid=123) stay.
+    r"thread-\d+-\d+-\d+\.html|forum-\d+-\d+\.html|forum\.php|space-(?:uid|username)-[^/]+\.html",
+    r"^/archiver(?:/[^?]*)?",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
     # their stories; Sina's topics are /zt_d/NAME. No page of the shared data has such a path
