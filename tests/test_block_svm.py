@@ -749,6 +749,30 @@ def test_captions_are_dropped_unless_they_are_the_pages_text(
     assert all((caption[:40] in text) is captions_kept for caption in _COMMENTS)
 
 
+@pytest.mark.parametrize(
+    ("caption", "kept"),
+    [("Cooking", False), ("The curry after an hour on a low heat, with rice", False), (None, True)],
+    ids=["short", "a-third", "longer"],
+)
+def test_a_short_posts_captions_go_when_they_weigh_little_beside_it(
+    caption: str | None, kept: bool
+) -> None:
+    """Under the asides' character floor, captions alone go where the post outweighs them
+    three times (a Naver-style blog's posts of some 200 Hangul kept every caption)."""
+    story = _STORY[:2]  # some 350 characters, under ASIDE_CUT_MIN_CHARS
+    caption = caption or _STORY[2]
+    photos = "".join(f"<div class='se-module se-caption'><p>{caption}</p></div>" for _ in range(2))
+    page = (
+        "<html><body><article>"
+        + "".join(f"<p>{text}</p>" for text in story)
+        + f"{photos}</article></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    text = "\n".join(blocks.render(_drop_asides(blocks, list(range(len(blocks.texts))))))
+    assert all(paragraph[:40] in text for paragraph in story)
+    assert (caption[:40] in text) is kept
+
+
 def test_a_captioned_figure_without_caption_words_is_not_an_aside() -> None:
     """Figures also wrap quotes, code and tables that the article's truth keeps."""
     quote = f"<figure><blockquote>{_STORY[0]}</blockquote></figure>"
