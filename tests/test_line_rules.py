@@ -81,6 +81,8 @@ from scrapy_denoise.methods.line_rules import (
         "编辑 刘晓阳 校对 李铭",
         "扫一扫在手机打开当前页面",
         "复制代码",
+        "武汉航拍画面。图片来源：网络截图",  # a photo's caption with its credit
+        "（图片来源：新华社）",
         "打印 关闭",
         "返回腾讯网首页>>",
         "相关稿件",
@@ -191,6 +193,8 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "上一条新闻中提到的讲座改期举行。",
         "附件中的表格已下载的同学请尽快填写。",
         "本文字数较多，阅读时长约十分钟。",
+        "据新华社报道，图片来源：新华社的照片显示当地已经恢复供电。",
+        "Copy code reviews before merging.",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

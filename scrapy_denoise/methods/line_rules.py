@@ -406,6 +406,10 @@ _STOCK_ZH = re.compile(
     # an institution's CMS: breadcrumb, previous and next notice, attachment counter
     r"|.{0,12}?(?:当前|您的|你的|您现在的|你现在的|当前的|所在)位置\s*[：:].{0,80}"
     r"|[上下]一(?:条|篇|则)\s*[：:].{0,80}|附件\s*[【\[]?.{1,80}?[】\]]?\s*已下载\s*\d*\s*次"
+    # a photo's caption ending in its credit ("武汉航拍画面。图片来源：网络截图",
+    # "（图片来源：新华社）": a generated ifeng-style portal's stories kept them), short and
+    # nothing after the credit
+    r"|[^。！？]{0,30}[。，\s]?[（(【\[]?(?:图片|图)来源\s*[：:]\s*[^。！？，,]{1,20}[）)】\]]?"
     # a reposted story's original headline, which Sina and NetEase print over its text
     r"|原标题\s*[：:][^。！？]{1,80}"
     # a post's length and reading time alone (Halo's Joe theme: "全文共 160 字，预计阅读 1 分钟")

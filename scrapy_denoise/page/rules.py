@@ -745,8 +745,9 @@ _SITE_PAGE_SUFFIX = r"(?:\.(?:s?html?|php|aspx?))?"
 _SITE_PAGE_FOLDERS = re.compile(
     rf"{_LANGUAGE}|pages?|info|company|corporate|legal|polic(?:y|ies)|site"
     r"|about(?:[-_]?us)?|help|support|contact|institucional|institutional|zerbitzuak"
-    # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html)
-    r"|com"
+    # the ndsoft news CMS's (thousands of Korean papers: /com/about.html, /com/privacy.html),
+    # and a portal's company pages (ifeng's /corp/about/: a generated copy's crawl stored 5)
+    r"|com|corp"
     # a newsroom's own pages (/newsroom/media-contacts/: a generated health system's), a
     # sports club's (/club/contact-us/, /club/vacancies/: a generated football club's)
     r"|newsroom|press(?:room)?|club"
