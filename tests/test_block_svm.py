@@ -621,6 +621,27 @@ def test_the_list_is_the_smallest_box_that_holds_more_than_its_heading() -> None
     assert _aside_texts(page) == {"Popular posts:", "Focaccia with cherries", "Winter pots"}
 
 
+def test_a_named_list_of_other_stories_goes_below_the_asides_floor_too() -> None:
+    """A short notice keeps its comments (the floor) but not its "related" box."""
+    story = _STORY[:2]
+    teasers = "".join(
+        f"<h3><a href='/x/{k}'>Story {k}</a></h3><p>{t[:80]}</p>" for k, t in enumerate(_COMMENTS)
+    )
+    page = (
+        "<html><body><article>"
+        + "".join(f"<p>{text}</p>" for text in story)
+        + f"<div class='mod_newslist'><h2>Das könnte Sie auch interessieren</h2>{teasers}</div>"
+        + f"<div class='comments'><p>{_COMMENTS[0]} (a reader)</p></div>"
+        + "</article></body></html>"
+    )
+    blocks = compute_blocks(load_document(page))
+    assert blocks.related.sum() == 7 and blocks.aside.sum() == 8
+    text = "\n".join(blocks.render(_drop_asides(blocks, list(range(len(blocks.texts))))))
+    assert all(paragraph[:40] in text for paragraph in story)
+    assert "Story 0" not in text and "interessieren" not in text
+    assert f"{_COMMENTS[0]} (a reader)" in text
+
+
 _SIGNUP = (
     "<div class='not-prose my-10 rounded-xl bg-gray-50 p-6'><p>Newsletter</p>"
     "<h3>Get Byteline Daily in your inbox</h3><p>The day's most important tech news.</p>"

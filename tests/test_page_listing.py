@@ -60,6 +60,10 @@ def test_listing_index_reads_titles_with_a_trailing_date_and_counts_each_once() 
     lines = ["News", f"{TITLES[0]}[2024-05-01]", TITLES[1], f"{TITLES[2]} 2024/5/3 20:45"]
     index.add(f"{SITE}/news/", "college", "News", lines)
     assert index.listings() == [(f"{SITE}/news/", "college")]
+    # the date and time run on from the title (People's Daily's lists)
+    lines = ["要闻", f"{TITLES[0]}2024年09月14日06:03", f"{TITLES[1]}2024年08月01日13:50"]
+    index.add(f"{SITE}/GB/1001/index2.html", "college", "要闻", [*lines, TITLES[3]])
+    assert (f"{SITE}/GB/1001/index2.html", "college") in index.listings()
     # the same title twice is one article: two are too few
     lines = [TITLES[0], TITLES[0], TITLES[1], SENTENCE, SENTENCE]
     index.add(f"{SITE}/notices/", "college", "Notices", lines)

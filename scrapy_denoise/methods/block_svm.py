@@ -652,6 +652,14 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
     mining of kept noise by class name found ``breadcrumb`` and ``trackback`` (+0.0001
     mean together, not worth a word each) and ``entry-footer`` (11 of 26 pages worse).
 
+    Below the floor, a list of other stories that a heading names (:attr:`Blocks.related`,
+    "Das könnte Sie auch interessieren") goes all the same (2026-11-30): a generated Contao
+    sports club's short notices kept their related box of other notices' teasers, whose
+    leads then made the notices look like lists of stories, and three were withdrawn as
+    listings (recall 0.968 -> 1.000, text F1 0.959 -> 0.984). Of the 5,070 extraction pages
+    6 changed: development 3, 2 for the better and a wcxb topic page whose truth is its
+    list (0.166 -> 0.096); held out 3, all better (google-trends +0.0011).
+
     Below the floor, captions alone go where the page keeps
     :data:`CAPTION_CUT_MIN_CHARS` characters outside the asides and three times the
     captions' (2026-11-30): a generated Naver-style Korean blog's short posts, some 200
@@ -686,9 +694,12 @@ def _drop_asides(blocks: Blocks, rows: list[int]) -> list[int]:
             outside += reading_len(texts[r])
             longest = max(longest, len(texts[r]))
     if outside < ASIDE_CUT_MIN_CHARS:
+        drop = blocks.related[rows]
         if captions and outside >= CAPTION_CUT_MIN_CHARS and 3 * captions <= outside:
-            return [r for r, dropped in zip(rows, caption, strict=True) if not dropped]
-        return rows
+            drop = drop | caption
+        if not drop.any():
+            return rows
+        return [r for r, dropped in zip(rows, drop, strict=True) if not dropped]
     story = longest >= CAPTION_CUT_MIN_PARAGRAPH or captions < outside
     drop = aside | caption if story else aside
     return [r for r, dropped in zip(rows, drop, strict=True) if not dropped]

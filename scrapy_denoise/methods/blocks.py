@@ -402,6 +402,10 @@ class Blocks:
     #: or the class/id words of :data:`_CAPTION_WORD` and :data:`_GALLERY_PREFIXES`), text
     #: the extraction drops unless it is most of the page's
     caption: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: per row: inside a list of other stories that a heading names
+    #: (:func:`_mark_related_lists`), an aside the extraction drops below the asides'
+    #: character floor too
+    related: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     #: the margin-independent part of :meth:`context_features`, kept from its first call
     #: on pages of at most :data:`_FRAME_MAX_ROWS` rows
     _frame: _ContextFrame | None = field(default=None, init=False, repr=False)
@@ -812,6 +816,7 @@ def _features(b: Blocks) -> None:
     marks = (own_bits | anc_bits)[:, 0]
     b.aside = (marks & _ASIDE_MASK) != 0
     b.caption = (marks & _CAPTION_BIT) != 0
+    b.related = np.zeros(len(u_rows), dtype=bool)
     _mark_related_lists(b, u_rows, unit_tags)
     _mark_signup_boxes(b, u_rows)
 
@@ -869,7 +874,7 @@ def _mark_related_lists(b: Blocks, u_rows: list[int], unit_tags: list[str]) -> N
         first, last = box, end[box]
         for r, u in enumerate(u_rows):
             if first <= u <= last:
-                b.aside[r] = True
+                b.aside[r] = b.related[r] = True
 
 
 def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:

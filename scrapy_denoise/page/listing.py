@@ -151,8 +151,9 @@ MAX_NAMED = 2
 #: a notice list's date after its entry's title: "关于...的通知[2019-09-20]", "Title (2019-09-20)"
 _TRAILING_DATE = re.compile(
     r"\s*[\[【(（]?\s*(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2})"
-    # with its time, as Japanese papers' lists print it ("... 2025/2/15 20:45")
-    r"(?:\s+\d{1,2}:\d{2})?\s*[\]】)）]?$"
+    # with its time, as Japanese papers' lists print it ("... 2025/2/15 20:45"), and
+    # People's Daily's with none between ("...相关工作2024年09月14日06:03")
+    r"(?:\s*\d{1,2}:\d{2})?\s*[\]】)）]?$"
 )
 #: the last characters of a line that may end in such a date
 _DATE_ENDS = frozenset("0123456789]】)）")
