@@ -145,6 +145,8 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/keywords/6/c/6c5f82cf/1.html",  # NetEase's keyword page
         "/roll/p2/",  # Sohu's paging of a list
         "/news/2024/march/",  # a month's news by its name (Umbraco)
+        "/suche.html",  # Contao's search page and its calendar's events
+        "/termine/event/jahreshauptversammlung-2025.html",
         "/media/121106842/",  # a Sohu account's posts
         "/thread-3848-1-1.html",  # Discuz!'s threads, lists, members and Archiver
         "/forum-2-1.html",

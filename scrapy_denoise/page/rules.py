@@ -150,6 +150,10 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # and 11), and a series' page listing its parts at the root (/series/home-front:
     # Brightspot's and Hashnode's); no shared page has either path
     r"events?/(?:19|20)\d{2}(?:[-/]\d{1,2}){0,2}/[^?]+",
+    # and under a calendar's reader page (Contao's /termine/event/SLUG.html: a generated
+    # sports club's crawl stored 27)
+    r"(?:termine|veranstaltungen|kalender|calendar|events?)/(?:event|termin|veranstaltung)"
+    r"/[^/?]+",
     # a calendar's events at a site's root, and the modules of CivicPlus, the CMS of
     # thousands of US local governments (/Calendar.aspx?EID=1841, /AgendaCenter/...,
     # /AlertCenter.aspx, /DocumentCenter/View/12, /FormCenter/..., /NotifyMe: a generated
@@ -289,7 +293,9 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # "recherche" and Portuguese "pesquisa" are research too, and Italian "cerca" a verb;
     # Icelandic's "leit", Welsh's "chwilio", Basque's "bilatu")
     r"recherche|pesquisa|cerca",
-    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing|leit|chwilio|bilatu)(?:/[^/]+(?:/\d{1,3})?)?",
+    # (and as a page of its own, Contao's /suche.html)
+    r"(?:suche|b(?:u|ú)squeda|zoeken|szukaj|otsing|leit|chwilio|bilatu)"
+    r"(?:\.html?|/[^/]+(?:/\d{1,3})?)?",
     # archive indexes and their date pages (Drupal's archive view runs the month on:
     # /archive/201902; ITmedia's "back numbers" name the month by its year's last two
     # digits: /news/backnumber/2405.html); /archives/123 (a WordPress post id) stays
