@@ -62,6 +62,8 @@ from scrapy_denoise.methods.line_rules import (
         "Copy link to paste in your message",
         "Copy code",  # a code block's copy button, and its state after a click
         "Copied!",
+        "ts Copy",
+        "bash Copy",
         # a form's status messages (Webflow's defaults)
         "Thank you! Your submission has been received!",
         "Oops! Something went wrong while submitting the form.",
@@ -195,6 +197,7 @@ def test_stock_phrases_are_stock_lines(line: str) -> None:
         "本文字数较多，阅读时长约十分钟。",
         "据新华社报道，图片来源：新华社的照片显示当地已经恢复供电。",
         "Copy code reviews before merging.",
+        "Copy editors read it twice.",
     ],
 )
 def test_prose_containing_a_stock_phrase_is_not_one(line: str) -> None:

@@ -896,8 +896,10 @@ def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
     development pages better, took a short story's paragraphs as well."""
     doc = b.doc
     tags, parent, end, text_len = doc.tags, doc.parent, doc.end, doc.text_len
-    for form, tag in enumerate(tags):
-        if tag != "form" or text_len[form] > _SIGNUP_FORM_MAX_CHARS or not _email_only(doc, form):
+    if "form" not in tags:
+        return  # most pages: one scan in C, not a loop over the nodes in Python
+    for form in [k for k, tag in enumerate(tags) if tag == "form"]:
+        if text_len[form] > _SIGNUP_FORM_MAX_CHARS or not _email_only(doc, form):
             continue
         box = form
         while True:

@@ -226,8 +226,13 @@ _STOCK = re.compile(
     # video players' controls and errors, and the way back up
     r"|resume your video|retry|skip ad|loading\.*|play video"
     r"|(?:back|return|go) to top|top of (?:the )?page"
-    # a code block's copy button (a generated Craft CMS agency site kept "Copy code")
-    r"|copy code|copy to clipboard|copied!?"
+    # a code block's copy button (a generated Craft CMS agency site kept "Copy code"), after
+    # the block's language where the header prints both ("ts Copy": a generated SvelteKit
+    # blog kept 64)
+    r"|(?:(?:ts|js|jsx|tsx|javascript|typescript|bash|sh|shell|zsh|console|python|py|rust|go"
+    r"|java|kotlin|swift|c|cpp|c\+\+|csharp|c#|ruby|php|html|css|scss|json|yaml|yml|toml|xml"
+    r"|sql|md|markdown|svelte|vue|diff|text|plaintext|dockerfile|ini|graphql)\s+)?copy"
+    r"(?: code)?|copy to clipboard|copied!?"
     # a form's status messages, which its scripts show after submitting (Webflow's defaults)
     r"|(?:thank you|thanks)!? your submission has been received"
     r"|oops!? something went wrong(?: while submitting the form)?"
