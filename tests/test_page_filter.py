@@ -146,6 +146,10 @@ def test_no_rule_fires_on_a_plain_article() -> None:
         "/roll/p2/",  # Sohu's paging of a list
         "/news/2024/march/",  # a month's news by its name (Umbraco)
         "/suche.html",  # Contao's search page and its calendar's events
+        "/articles/52b558cf051dc073ef7c251ffc1c1d05e7b827d8/images/000",  # Yahoo! News Japan
+        "/en-us/news/video/fossil-unearthed/vi-AA1Tr5Rx",  # MSN's videos, slideshows, providers
+        "/en-us/news/photos/heat-wave/ss-AA1abcDe",
+        "/en-us/channel/source/Reuters/sr-vid-g1d0y022877b",
         "/termine/event/jahreshauptversammlung-2025.html",
         "/media/121106842/",  # a Sohu account's posts
         "/thread-3848-1-1.html",  # Discuz!'s threads, lists, members and Archiver
@@ -495,6 +499,8 @@ def test_url_pattern_fires_on_list_and_copy_urls(path: str) -> None:
         "/2019/05/12345",  # a story id after the month
         "/zt/2024lianghui/1234.html",  # a story filed under a topic
         "/article-1031-1.html",  # a Discuz! portal's article
+        "/en-us/news/world/heat-wave-grips-the-south/ar-AA1aBcDe",  # an MSN story
+        "/images/2024/05/harbour-budget.html",
         "/news/2024/march/new-recycling-centre-opens/",
         "/portal.php?mod=view&aid=1031",
         "/a/812345678_121106842/",  # a Sohu story

@@ -392,6 +392,11 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     # (/article-123-1.html, /portal.php?mod=view&aid=123) stay.
     r"thread-\d+-\d+-\d+\.html|forum-\d+-\d+\.html|forum\.php|space-(?:uid|username)-[^/]+\.html",
     r"^/archiver(?:/[^?]*)?",
+    # a story's photo viewer by the photo's number (Yahoo! News Japan's
+    # /articles/ID/images/000: a generated copy's crawl stored 55), MSN's videos and
+    # slideshows by their ids (/vi-AA1168yl, /ss-AA1xyz; its stories are /ar-AA...) and its
+    # providers' pages (/channel/source/Reuters/sr-vid-...)
+    r"images/\d{3}|(?:vi|ss)-AA[0-9A-Za-z]{4,8}|channel/source/[^/?]+/sr-[^/?]+",
     # Chinese CMSs' topic pages (专题: EmpireCMS's /zt/2024lianghui/) and 大汉 JCMS's column
     # pages (/col/col1234/index.html, the lists of thousands of government sites): lists of
     # their stories; Sina's topics are /zt_d/NAME. No page of the shared data has such a path
