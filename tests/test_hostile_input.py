@@ -243,6 +243,20 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
         + _PARA.encode() * 400
         + b"</body></html>"
     ),
+    # 20,000 boxes under a heading naming other stories, and 20,000 newsletter forms: each
+    # box marked by a pass over the page's rows took 21 s and 11 s
+    "related-boxes": lambda: (
+        b"<html><body><h1>Plan</h1>"
+        + _PARA.encode() * 5
+        + b"<div><h2>Related</h2><p>x</p></div>" * 20_000
+        + b"</body></html>"
+    ),
+    "signup-forms": lambda: (
+        b"<html><body><h1>Plan</h1>"
+        + _PARA.encode() * 5
+        + b"<div><p>Newsletter</p><form><input type='email'></form></div>" * 20_000
+        + b"</body></html>"
+    ),
     # two <h1> the <title> holds, the logo's link a URL urlsplit rejects
     "logo-link-unparsable": lambda: (
         b"<html><head><title>Plan approved - Daily</title></head><body>"

@@ -27,6 +27,7 @@ to render the kept blocks, so a page is walked a fixed small number of times.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import operator
@@ -300,6 +301,10 @@ _RELATED_HEADING = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _SUB_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+#: boxes marked per page by a heading (:func:`_mark_related_lists`) or a form
+#: (:func:`_mark_signup_boxes`): a page has a few, and each costs a pass over the rows (a
+#: hostile page's 50,000 "Related" headings would cost 50,000)
+_MAX_BOXES = 64
 #: the longest heading text :data:`_RELATED_HEADING` is tried on
 _RELATED_HEADING_MAX_CHARS = 40
 #: a list under such a heading holds at most this share of the page's text: more is a
@@ -849,12 +854,17 @@ def _mark_related_lists(b: Blocks, u_rows: list[int], unit_tags: list[str]) -> N
     texts, tails, parent, end, tags = doc.texts, doc.tails, doc.parent, doc.end, doc.tags
     cap = _RELATED_MAX_SHARE * doc.text_len[0]
     h1s: list[int] | None = None
+    boxes: list[int] = []
+    tries = 0
     for row, (unit, tag) in enumerate(zip(u_rows, unit_tags, strict=True)):
         if tag not in _SUB_HEADINGS:
             continue
         heading = " ".join(b.texts[row].split())
         if len(heading) > _RELATED_HEADING_MAX_CHARS or not _RELATED_HEADING.match(heading):
             continue
+        tries += 1
+        if tries > 4 * _MAX_BOXES:
+            break  # each climb may read the elements before its heading
         if h1s is None:
             h1s = [k for k, t in enumerate(tags) if t == "h1"]
         box, own = unit, doc.text_len[unit]
@@ -863,18 +873,30 @@ def _mark_related_lists(b: Blocks, u_rows: list[int], unit_tags: list[str]) -> N
             if up <= 0 or doc.text_len[up] > cap or _text_before(texts, tails, end, up, box):
                 box = -1
                 break
-            if any(up < k <= end[up] for k in h1s):
+            first_h1 = bisect.bisect_right(h1s, up)  # an h1 inside ``up``?
+            if first_h1 < len(h1s) and h1s[first_h1] <= end[up]:
                 box = -1
                 break
             box = up
             if doc.text_len[up] > own:
                 break
-        if box < 0:
-            continue
-        first, last = box, end[box]
-        for r, u in enumerate(u_rows):
-            if first <= u <= last:
-                b.aside[r] = b.related[r] = True
+        if box >= 0:
+            boxes.append(box)
+            if len(boxes) == _MAX_BOXES:
+                break
+    if boxes:
+        inside = _in_boxes(doc, u_rows, boxes)
+        b.aside |= inside
+        b.related |= inside
+
+
+def _in_boxes(doc: Document, u_rows: list[int], boxes: list[int]) -> npt.NDArray[np.bool_]:
+    """Per row: whether its unit is inside one of the elements ``boxes``."""
+    units = np.asarray(u_rows, dtype=np.intp)
+    inside = np.zeros(len(u_rows), dtype=bool)
+    for box in boxes:
+        inside |= (units >= box) & (units <= doc.end[box])
+    return inside
 
 
 def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
@@ -895,9 +917,10 @@ def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
     no longer weighed less than the rest kept them; a step of 300 characters, 4 more
     development pages better, took a short story's paragraphs as well."""
     doc = b.doc
-    tags, parent, end, text_len = doc.tags, doc.parent, doc.end, doc.text_len
+    tags, parent, text_len = doc.tags, doc.parent, doc.text_len
     if "form" not in tags:
         return  # most pages: one scan in C, not a loop over the nodes in Python
+    boxes: list[int] = []
     for form in [k for k, tag in enumerate(tags) if tag == "form"]:
         if text_len[form] > _SIGNUP_FORM_MAX_CHARS or not _email_only(doc, form):
             continue
@@ -909,10 +932,11 @@ def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
             if text_len[up] - text_len[box] > _SIGNUP_STEP_MAX_CHARS:
                 break
             box = up
-        first, last = box, end[box]
-        for r, u in enumerate(u_rows):
-            if first <= u <= last:
-                b.aside[r] = True
+        boxes.append(box)
+        if len(boxes) == _MAX_BOXES:
+            break
+    if boxes:
+        b.aside |= _in_boxes(doc, u_rows, boxes)
 
 
 #: text inside a sign-up form (its labels, button and consent line); a form holding more
