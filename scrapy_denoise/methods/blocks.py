@@ -899,6 +899,14 @@ def _in_boxes(doc: Document, u_rows: list[int], boxes: list[int]) -> npt.NDArray
     return inside
 
 
+#: text inside a sign-up form (its labels, button and consent line); a form holding more
+#: wraps content (ASP.NET wraps whole pages in one)
+_SIGNUP_FORM_MAX_CHARS = 120
+#: text each step out from the form may add to the sign-up box
+_SIGNUP_STEP_MAX_CHARS = 200
+_FILLED_TYPES = frozenset({"", "text", "email", "password", "tel", "url", "number", "search"})
+
+
 def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
     """Mark as asides the rows of the box around each form of a few words whose one field
     to fill in is an email address, grown an element at a time while each adds at most
@@ -937,14 +945,6 @@ def _mark_signup_boxes(b: Blocks, u_rows: list[int]) -> None:
             break
     if boxes:
         b.aside |= _in_boxes(doc, u_rows, boxes)
-
-
-#: text inside a sign-up form (its labels, button and consent line); a form holding more
-#: wraps content (ASP.NET wraps whole pages in one)
-_SIGNUP_FORM_MAX_CHARS = 120
-#: text each step out from the form may add to the sign-up box
-_SIGNUP_STEP_MAX_CHARS = 200
-_FILLED_TYPES = frozenset({"", "text", "email", "password", "tel", "url", "number", "search"})
 
 
 def _email_only(doc: Document, form: int) -> bool:
