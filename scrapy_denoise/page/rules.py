@@ -381,7 +381,7 @@ DEFAULT_URL_PATTERNS: tuple[str, ...] = (
     r"index_\d+\.s?html?",
     # and a list's pages as Sohu numbers them (/roll/p2/, /media/121106842/p2/: a generated
     # Sohu-style portal's crawl stored 5), three digits at most
-    r"(?<=/)p\d{1,3}",
+    r"p\d{1,3}",
     # Sohu's accounts (搜狐号), each a list of its posts (/media/121106842/)
     r"^/media/\d{6,}",
     # Discuz!'s forum (the CMS of most Chinese communities) in its rewrite mode and plain:
